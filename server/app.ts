@@ -29,6 +29,7 @@ import { listsPlugin } from './conversations/lists.plugin';
 import type { Database, Dialect } from './db/database';
 import { directoryRoutes } from './directory/directory.routes';
 import { exportRoutes } from './export/export.routes';
+import { foldersRoutes } from './folders/folders.routes';
 import { guestsPlugin } from './guests/guests.plugin';
 import { clientStatic } from './http/client-static';
 import { closeKeepAlive } from './http/close-keep-alive';
@@ -169,6 +170,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   app.register(groupsRoutes);
   app.register(directoryRoutes);
   app.register(blocksRoutes);
+  app.register(foldersRoutes);
   app.register(conversationRooms);
   app.register(previewsPlugin, { storage: storages.uploads });
   app.register(messagesRoutes);

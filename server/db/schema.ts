@@ -388,6 +388,26 @@ export interface ExportsTable {
   expires_at: string;
 }
 
+/** Chat folders (migrations/050_chat_folders.ts). Rules are 1/0. */
+export interface ChatFoldersTable {
+  id: string;
+  user_id: string;
+  name: string;
+  position: number;
+  rule_direct: number;
+  rule_groups: number;
+  rule_unread: number;
+  rule_muted: number;
+  created_at: string;
+}
+
+/** The chats a folder names: excluded 0 always in it, 1 never in it. */
+export interface ChatFolderChatsTable {
+  folder_id: string;
+  conversation_id: string;
+  excluded: number;
+}
+
 export interface BlocksTable {
   blocker_id: string;
   blocked_id: string;
@@ -712,6 +732,8 @@ export interface DB {
   conversations: ConversationsTable;
   conversation_members: ConversationMembersTable;
   blocks: BlocksTable;
+  chat_folders: ChatFoldersTable;
+  chat_folder_chats: ChatFolderChatsTable;
   group_invites: GroupInvitesTable;
   call_guest_links: CallGuestLinksTable;
   call_guests: CallGuestsTable;

@@ -67,6 +67,8 @@ export function createAccountDeletion({ db, clock, lists, realtime, signIns }: A
         await trx.deleteFrom('secret_backups').where('user_id', '=', userId).execute();
         // Nothing goes out in the name of a deleted account, and its notes to itself go with it (§10.31, §10.32).
         await trx.deleteFrom('scheduled_messages').where('user_id', '=', userId).execute();
+        // The chat folders are the account's own (§10.47); their chats' rows go with them.
+        await trx.deleteFrom('chat_folders').where('user_id', '=', userId).execute();
         await trx
           .updateTable('messages')
           .set({ content: '', deleted_at: new Date(clock.now()).toISOString() })

@@ -10,6 +10,7 @@ import { contactsApi } from './api/contacts';
 import { conversationsApi } from './api/conversations';
 import { directoryApi } from './api/directory';
 import { exportApi } from './api/export';
+import { foldersApi } from './api/folders';
 import { guestsApi } from './api/guests';
 import { healthApi } from './api/health';
 import { importsApi } from './api/imports';
@@ -33,6 +34,7 @@ export * from './api/contacts';
 export * from './api/conversations';
 export * from './api/directory';
 export * from './api/export';
+export * from './api/folders';
 export * from './api/guests';
 export * from './api/health';
 export * from './api/imports';
@@ -71,6 +73,7 @@ export const api = {
   ...adminApi,
   ...secretApi,
   ...importsApi,
+  ...foldersApi,
 } as const satisfies { [K in RouteName]: Routes[K] & RouteSchemas };
 
 export type Api = typeof api;

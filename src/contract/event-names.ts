@@ -43,5 +43,6 @@ export const SERVER_EVENT_NAMES = [
   'guest:waiting',
   'guest:links',
   'guest:key-request',
+  'folders:updated',
 ] as const;
 export type ServerEventName = (typeof SERVER_EVENT_NAMES)[number];

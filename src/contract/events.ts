@@ -3,6 +3,7 @@
 // checked against them in the server tests (tests/server/socket-helpers.ts).
 import { z } from 'zod';
 import { ReportNotice } from './administration';
+import { ChatFolder } from './api/folders';
 import {
   ChatSettings,
   Contact,
@@ -220,6 +221,8 @@ export const serverEvents = {
    * missed a newer key): a decider's device in the call checks the key's MAC and seals the current call key to it.
    */
   'guest:key-request': z.object({ room: z.string(), knockId: Id, e2ee: WaitingGuestE2ee }),
+  /** One's chat folders changed (docs/behaviour.md §10.47): the whole list, to every device of their owner. */
+  'folders:updated': z.object({ folders: z.array(ChatFolder) }),
   'session:closed': z.object({ reason: z.enum(['logout', 'tooManyConnections', 'deactivated']), message: z.string() }),
 } as const satisfies Record<ServerEventName, z.ZodType>;
 export type { ServerEventName };

@@ -10,6 +10,7 @@ import { contactsRoutes } from './api/contacts.routes';
 import { conversationsRoutes } from './api/conversations.routes';
 import { directoryRoutes } from './api/directory.routes';
 import { exportRoutes } from './api/export.routes';
+import { foldersRoutes } from './api/folders.routes';
 import { guestsRoutes } from './api/guests.routes';
 import { healthRoutes } from './api/health.routes';
 import { importsRoutes } from './api/imports.routes';
@@ -53,6 +54,7 @@ export const routes = {
   ...adminRoutes,
   ...secretRoutes,
   ...importsRoutes,
+  ...foldersRoutes,
 } as const satisfies Record<string, RouteInfo>;
 
 export type Routes = typeof routes;

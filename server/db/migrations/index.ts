@@ -47,6 +47,7 @@ import * as m045 from './045_message_edits';
 import * as m046 from './046_custom_status';
 import * as m047 from './047_call_hands';
 import * as m048 from './048_search_filters';
+import * as m050 from './050_chat_folders';
 import * as m051 from './051_call_media_sid';
 
 export const migrations: Record<string, Migration> = {
@@ -97,5 +98,6 @@ export const migrations: Record<string, Migration> = {
   '046_custom_status': m046,
   '047_call_hands': m047,
   '048_search_filters': m048,
+  '050_chat_folders': m050,
   '051_call_media_sid': m051,
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type AnyActorRef, createActor, createMachine, fromPromise } from 'xstate';
+import { type AnyActorRef, createActor, createMachine, fromCallback, fromPromise } from 'xstate';
 import { appMachine } from './app.machine';
-import { idsOf, lazyIds, type RegistryEntry, type RegistryId, registry } from './registry';
+import { idsOf, lateSessionIds, lazyIds, type RegistryEntry, type RegistryId, registry } from './registry';
 
 // Every child replaced by an inert machine: this checks the spawning alone. The children wired to services
 // (sign-in, the socket hand-over) are tested through the composition root in src/machines/app/wiring.test.ts.
@@ -72,20 +72,31 @@ const viewOwned = [
   'groupAvatar',
   'threadPanel',
   'followedThreads',
+  'folders',
+  'announcer',
 ];
 
 /** The root with inert children; a later line's code "arrives" when `arrive()` is called. */
 function start() {
   const pending: (() => void)[] = [];
+  const lateRunning: string[] = [];
+  const lateLinesRunning = fromCallback(() => {
+    lateRunning.push('running');
+  });
   const loadLine = fromPromise(
     ({ input }: { input: { id: string; input: unknown } }) =>
       new Promise((resolve) => pending.push(() => resolve({ id: input.id, machine: inert, input: input.input }))),
   );
   const machine = appMachine.provide({
-    actors: { ...Object.fromEntries([...sessionLong, ...viewOwned].map((c) => [c, inert])), loadLine } as never,
+    actors: {
+      ...Object.fromEntries([...sessionLong, ...viewOwned].map((c) => [c, inert])),
+      loadLine,
+      lateLinesRunning,
+    } as never,
   });
   const app = createActor(machine, { input: {} }).start();
   return Object.assign(app, {
+    lateRunning,
     arrive: async () => {
       for (const go of pending.splice(0)) go();
       await new Promise((r) => setTimeout(r, 0));
@@ -120,16 +131,33 @@ describe('app (root actor)', () => {
       expect((registry[owner] as RegistryEntry).machine?.implementations.actors.loadOwned, owner).toBeDefined();
   });
 
-  it('spawns every session-long child under a systemId equal to its name, the same ref as in its context, and nothing else', () => {
+  it('spawns every session-long child under a systemId equal to its name, the same ref as in its context, and nothing else', async () => {
     const app = start();
     const { early, ...refs } = app.getSnapshot().context;
     const context: Record<string, unknown> = refs;
-    for (const id of sessionLong) {
+    const late: string[] = lateSessionIds();
+    expect(late).toEqual(['notifications', 'call', 'removal']);
+    const eager = sessionLong.filter((id) => !late.includes(id));
+    for (const id of eager) {
       expect(app.system.get(id), id).toBeDefined();
       expect(context[id], id).toBe(app.system.get(id));
     }
-    expect(Object.keys(context).sort()).toEqual([...sessionLong].sort());
+    expect(Object.keys(context).sort()).toEqual([...eager].sort());
     expect(early).toEqual({});
+    // A later one: a stand-in holds its systemId until its code is here, then the actor itself (not in the context).
+    const children = () => app.getSnapshot().children as Record<string, AnyActorRef | undefined>;
+    for (const id of late) {
+      expect(app.system.get(id), id).toBe(children()[`early.${id}`]);
+      expect(children()[id], id).toBeUndefined();
+    }
+    expect(app.lateRunning).toEqual([]);
+    await app.arrive();
+    for (const id of late) {
+      expect(app.system.get(id), id).toBe(children()[id]);
+      expect(children()[`early.${id}`], id).toBeUndefined();
+    }
+    // The realtime connection may open now.
+    expect(app.lateRunning).toEqual(['running']);
     for (const id of [...viewOwned, 'contactCode', 'avatar', 'groupDialog'])
       expect(app.system.get(id), id).toBeUndefined();
   });

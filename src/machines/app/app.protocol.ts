@@ -1,7 +1,7 @@
 // The root actor's protocol: its input, the events it accepts (a view opening, telling and closing the actor it owns,
 // src/ui/app/useOwnedActor.ts) and the session-long children views read from its context. Every other actor is
 // reached through the typed map of src/machines/shared/system.ts.
-import type { AnyStateMachine, EventObject, PromiseActorLogic } from 'xstate';
+import type { AnyStateMachine, CallbackActorLogic, EventObject, PromiseActorLogic } from 'xstate';
 import type { Session } from '../../contract/entities';
 import type { ConnectivityRef } from '../realtime/connectivity/connectivity.protocol';
 import type { MachineRef } from '../shared/machine-ref';
@@ -22,7 +22,12 @@ export type AppEvent =
    */
   | { type: 'actor.send'; id: ViewOwnedId; event: EventObject }
   /** That view went away: stop the actor. */
-  | { type: 'actor.close'; id: ViewOwnedId };
+  | { type: 'actor.close'; id: ViewOwnedId }
+  /**
+   * Sent to a session-long actor whose code is still on its way (its stand-in under the systemId passes it on): kept,
+   * in order, and delivered as it starts.
+   */
+  | { type: 'actor.early'; id: string; event: EventObject };
 
 /** What views read of the root's context: the session-long actors they always need. */
 export interface AppViewContext {
@@ -47,6 +52,8 @@ export const ownedActorOf =
 
 /** Whether a set of effects fits the registry's lines (the join of the features' effects checks it). */
 export type { EffectsFit } from './registry';
+/** The session-long actors whose code loads after the first paint (views read them with useLateSessionActor). */
+export type { LateSessionId } from './registry';
 
 /** What the loader of a later line gives: the wired machine, for the view that asked (with its input). */
 export interface LoadedLine {
@@ -60,6 +67,11 @@ export interface LoadedLine {
  * machines it runs (each provided with its own feature's effects).
  */
 export interface AppEffects {
-  /** Fetches a later line's code and wires it. */
+  /** Fetches a later line's code and wires it (a session-long line's until it comes: it is needed for the session). */
   loadLine: PromiseActorLogic<LoadedLine, { id: string; input: unknown }>;
+  /**
+   * Started once every session-long actor whose code loads later runs: the realtime connection waits for it, so they
+   * hear the socket from its first event (src/machines/app/wiring.ts).
+   */
+  lateLinesRunning: CallbackActorLogic<EventObject>;
 }

@@ -1,11 +1,13 @@
 // Actor lifetimes through the real composition root: a dialog's actor runs while the dialog is open (closing
 // stops it, reopening starts a fresh one), a page's actor while the page is shown, and the call hangs up when
-// the session signs out (the call actor hears it, no view has to).
+// the session signs out (the call actor hears it, no view has to). A session-long actor whose code loads after the
+// first paint (the call) loses nothing sent to it before it runs, and the socket waits for it.
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Link, MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AnyActorRef, waitFor as waitForActor } from 'xstate';
+import { type AnyActorRef, type AnyStateMachine, waitFor as waitForActor } from 'xstate';
+import { systemActor } from '../shared/system';
 import { appEffects } from '../../services/app/app-effects';
 import { createRuntime } from './runtime';
 import type { ApiClient } from '../../services/app/api';
@@ -105,11 +107,61 @@ describe('actor lifetimes', () => {
       stored: storedSession,
       services: { api, connectSocket: () => quietSocket(), ping: () => never() },
     });
-    const call = runtime.app.getSnapshot().context.call;
+    // Its code comes after the first paint (here: at once, nothing holds it back).
+    await waitFor(() => expect(runtime.app.getSnapshot().children.call).toBeDefined());
+    const call = runtime.app.getSnapshot().children.call!;
     call.send({ type: 'call.startIncoming', conversationId: 'c1', from: { id: 'u2', name: 'Борис' }, video: false });
     expect(call.getSnapshot().hasTag('ringing')).toBe(true);
     runtime.app.getSnapshot().context.session.send({ type: 'session.signOut' });
     await waitForActor(call, (s) => s.matches('idle'));
     expect(call.getSnapshot().context.incoming).toBeNull();
+  });
+
+  it('what is sent to the call before its code is here reaches it, in order, and the socket waits for it', async () => {
+    let arrive: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      arrive = resolve;
+    });
+    const opened: string[] = [];
+    const runtime = createRuntime({
+      effects: {
+        ...appEffects,
+        // The call's code held back until the test lets it come.
+        call: { wired: (s) => held.then(() => appEffects.call.wired!(s)) as Promise<AnyStateMachine> },
+      },
+      stored: storedSession,
+      services: {
+        api,
+        connectSocket: (token) => {
+          opened.push(token);
+          return quietSocket();
+        },
+        ping: () => never(),
+      },
+    });
+    const app = runtime.app;
+    // A stand-in holds the systemId: the chats header's «Позвонить» or a ring is sent there as to the actor.
+    const early = systemActor(app.system, 'call');
+    expect(early).toBeDefined();
+    expect(app.getSnapshot().children.call).toBeUndefined();
+    // A ring, declined, then another: only in this order does the second one ring at the end.
+    early!.send({ type: 'call.startIncoming', conversationId: 'c1', from: { id: 'u2', name: 'Борис' }, video: true });
+    early!.send({ type: 'call.decline' });
+    early!.send({ type: 'call.startIncoming', conversationId: 'c2', from: { id: 'u3', name: 'Вера' }, video: false });
+    await Promise.resolve();
+    // Nothing connects before the call can hear the socket.
+    expect(opened).toEqual([]);
+    arrive();
+    await waitFor(() => expect(app.getSnapshot().children.call).toBeDefined());
+    const call = app.getSnapshot().children.call!;
+    expect(systemActor(app.system, 'call')).toBe(call);
+    // Every event, in the order sent: the second ring is the one ringing.
+    expect(call.getSnapshot().hasTag('ringing')).toBe(true);
+    expect(call.getSnapshot().context.incoming?.conversationId).toBe('c2');
+    expect(app.getSnapshot().context.early).toEqual({});
+    await waitFor(() => expect(opened).toEqual(['a0']));
+    // Once it runs, what is sent to the systemId reaches it at once.
+    systemActor(app.system, 'call')!.send({ type: 'call.decline' });
+    expect(call.getSnapshot().hasTag('ringing')).toBe(false);
   });
 });

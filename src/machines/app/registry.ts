@@ -4,7 +4,9 @@
 // (src/services/app/app-effects.ts); src/machines/app/wiring.ts provides each line from its entry. The root's spawn
 // list, the diagram list and the check of the typed system map all derive from it.
 //
-// - lifetime 'session': spawned by the root for the whole session, in START_ORDER below;
+// - lifetime 'session': spawned by the root for the whole session, in START_ORDER below; one with `load` is spawned
+//   as soon as its code is here (fetched once the chat list has painted), and what is sent to its systemId before
+//   then is kept and delivered to it, in order (src/machines/app/app.machine.ts);
 // - lifetime 'owned': lives exactly while its owner shows it: owner 'view' = a view holds it with useOwnedActor(id)
 //   (src/ui/app/useOwnedActor.ts) and the root spawns it while that view is mounted; owner '<id>' = that machine
 //   runs it in the state that shows it (the chats footer's dialogs, the open conversation);
@@ -14,7 +16,9 @@
 //   to compile when the two disagree either way.
 // - load: the line's code is not in the first bundle. A view-owned line's wired machine (its effects' `wired`, or
 //   the bare `load` when it needs no services) is fetched when its view first opens it; a line owned by a machine
-//   reaches its owner through the owner's actor `loadOwned` (src/machines/shared/owned-code.ts).
+//   reaches its owner through the owner's actor `loadOwned` (src/machines/shared/owned-code.ts); a session-long line's
+//   is fetched at start, after the first paint, and the realtime connection opens once it runs (it hears the socket
+//   from its start: src/machines/app/wiring.ts).
 import type { ActorRefFrom, AnyStateMachine } from 'xstate';
 import { accountActors } from '../account/actors';
 import { adminActors } from '../admin/actors';
@@ -27,6 +31,7 @@ import { contactsActors } from '../contacts/actors';
 import { conversationActors } from '../conversation/actors';
 import { conversationInfoActors } from '../conversationInfo/actors';
 import { directoryActors } from '../directory/actors';
+import { foldersActors } from '../folders/actors';
 import { groupInvitesActors } from '../groupInvites/actors';
 import { guestsActors } from '../guests/actors';
 import { historyImportActors } from '../historyImport/actors';
@@ -76,6 +81,7 @@ const lines = {
   ...pollsActors,
   ...scheduledActors,
   ...historyImportActors,
+  ...foldersActors,
 } as const;
 
 /** One line of the registry. */
@@ -110,8 +116,12 @@ export const START_ORDER = [
 
 export type Registry = typeof registry;
 export type RegistryId = keyof Registry;
-/** The session-long actors: the root's context holds one ref per id. */
+/** The session-long actors. */
 export type SessionId = { [K in RegistryId]: Registry[K] extends { lifetime: 'session' } ? K : never }[RegistryId];
+/** The session-long actors whose code loads after the first paint (`load`): reached by systemId, not in the context. */
+export type LateSessionId = { [K in SessionId]: Registry[K] extends { load: unknown } ? K : never }[SessionId];
+/** The session-long actors in the first bundle: the root's context holds one ref per id. */
+export type EagerSessionId = Exclude<SessionId, LateSessionId>;
 
 // --- compile-time checks: the registry and the typed system map (src/machines/shared/system.ts) agree ---
 type WithSystemId = { [K in RegistryId]: Registry[K] extends { systemId: true } ? K : never }[RegistryId];
@@ -177,3 +187,7 @@ export function idsOf(lifetime: Lifetime, owner?: string): RegistryId[] {
 
 /** The lines whose code loads later. */
 export const lazyIds = (): RegistryId[] => ids.filter((id) => (registry[id] as RegistryEntry).load !== undefined);
+
+/** The session-long lines whose code loads later, in START_ORDER. */
+export const lateSessionIds = (): LateSessionId[] =>
+  START_ORDER.filter((id) => (registry[id] as RegistryEntry).load !== undefined) as LateSessionId[];

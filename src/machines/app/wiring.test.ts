@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 // The root actor through the composition root, with the network services replaced: the session hands its
-// access token to the realtime actor (a restored session connects at once, a signed-out one only after sign-in),
-// and signing out stops the socket.
+// access token to the realtime actor (a restored session connects at once, once the session-long actors whose code
+// loads later run; a signed-out one only after sign-in), and signing out stops the socket.
+import { waitFor as until } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from 'xstate';
 import { appEffects } from '../../services/app/app-effects';
@@ -36,7 +37,7 @@ describe('app wiring: session → realtime', () => {
   it('a restored session connects the realtime actor at once; signing out stops it', async () => {
     const { opened, session, realtime } = runtime(storedSession);
     expect(realtime.getSnapshot().matches('online')).toBe(true);
-    expect(opened).toEqual(['a0']);
+    await until(() => expect(opened).toEqual(['a0']));
     session.send({ type: 'session.signOut' });
     await waitFor(session, (s) => s.matches('signedOut'));
     expect(realtime.getSnapshot().matches('idle')).toBe(true);
@@ -47,6 +48,6 @@ describe('app wiring: session → realtime', () => {
     expect(realtime.getSnapshot().value).toBe('idle');
     session.send({ type: 'session.signIn', username: 'anna', password: 'pw' });
     await waitFor(session, (s) => s.matches('signedIn'));
-    expect(opened).toEqual(['a1']);
+    await until(() => expect(opened).toEqual(['a1']));
   });
 });

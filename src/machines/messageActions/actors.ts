@@ -3,11 +3,11 @@
 // concatenates every feature's lines; their effects are the feature's own (src/services/messageActions/effects.ts);
 // src/machines/README.md explains the fields.
 import type { ActorLines } from '../shared/actor-line';
-import { removalMachine } from './removal/removal.machine';
 
 export const messageActionsActors = {
-  // Deleting and hiding with «Отменить»: for the session, so a removal goes out after its chat is closed.
-  removal: { machine: removalMachine, lifetime: 'session', systemId: true },
+  // Deleting and hiding with «Отменить»: for the session, so a removal goes out after its chat is closed. The chat
+  // list does not need it: its code comes once the list has painted, and what is asked of it before then is kept.
+  removal: { load: 'wired', lifetime: 'session', systemId: true },
   selection: {
     load: 'wired',
     lifetime: 'owned',

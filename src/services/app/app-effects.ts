@@ -14,6 +14,7 @@ import { contactsEffects } from '../contacts/effects';
 import { conversationEffects } from '../conversation/effects';
 import { conversationInfoEffects } from '../conversationInfo/effects';
 import { directoryEffects } from '../directory/effects';
+import { foldersEffects } from '../folders/effects';
 import { groupInvitesEffects } from '../groupInvites/effects';
 import { guestsEffects } from '../guests/effects';
 import { historyImportEffects } from '../historyImport/effects';
@@ -59,6 +60,7 @@ export const appEffects = {
   ...pollsEffects,
   ...scheduledEffects,
   ...historyImportEffects,
+  ...foldersEffects,
 } as const;
 
 export type AppEffects = typeof appEffects;

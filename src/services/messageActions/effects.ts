@@ -3,12 +3,12 @@
 // An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
 // (src/services/app/effects.ts).
 import { type FeatureEffects, later } from '../app/effects';
-import { wireRemoval } from './messageActions.effects';
 
+const removal = () => import('./messageActions.effects');
 const messageActionsDialog = () => import('./messageActions-dialog.effects');
 
 export const messageActionsEffects = {
-  removal: { wire: wireRemoval },
+  removal: later(removal, 'wireRemoval'),
   selection: later(messageActionsDialog, 'wireSelection'),
   forwardPicker: later(messageActionsDialog, 'wireForwardPicker'),
   messageInfo: later(messageActionsDialog, 'wireMessageInfo'),

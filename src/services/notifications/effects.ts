@@ -2,9 +2,10 @@
 // src/machines/notifications/actors.ts).
 // An eager entry's code is in the first bundle; a later one's module is fetched with its line's code
 // (src/services/app/effects.ts).
-import type { FeatureEffects } from '../app/effects';
-import { wireNotifications } from './notifications.effects';
+import { type FeatureEffects, later } from '../app/effects';
+
+const notifications = () => import('./notifications.effects');
 
 export const notificationsEffects = {
-  notifications: { wire: wireNotifications },
+  notifications: later(notifications, 'wireNotifications'),
 } as const satisfies FeatureEffects;

@@ -2,7 +2,7 @@
 // services. The composition root (src/machines/app/runtime.ts) creates the actor; src/main.tsx passes it in, with
 // the few effects a view runs itself (ViewPorts: declared here, by the views that need them, and filled in main.tsx).
 import { createContext, type ReactNode, useContext } from 'react';
-import type { AppRef } from '../../machines/app/app.protocol';
+import type { AppRef, LateSessionId } from '../../machines/app/app.protocol';
 import type { SecretAttachment } from '../../machines/secretChats/secretChat/secretChat.protocol';
 import { type SystemActors, type SystemId, systemActor } from '../../machines/shared/system';
 
@@ -39,13 +39,19 @@ export function useAppRef(): AppRef {
   return app;
 }
 
+/**
+ * The actors whose code loads after the first paint are read with useLateSessionActor (src/ui/app/useOwnedActor.ts):
+ * until they run, their systemId holds a stand-in without their snapshot.
+ */
+type InFirstBundle = Exclude<SystemId, LateSessionId>;
+
 /** A long-lived actor by its systemId, typed by its protocol (src/machines/shared/system.ts); undefined if not running. */
-export function useSystemActor<K extends SystemId>(systemId: K): SystemActors[K] | undefined {
+export function useSystemActor<K extends InFirstBundle>(systemId: K): SystemActors[K] | undefined {
   return systemActor(useAppRef().system, systemId);
 }
 
 /** A session-long actor (spawned by the root for the whole session): always running under the runtime. */
-export function useSessionActor<K extends SystemId>(systemId: K): SystemActors[K] {
+export function useSessionActor<K extends InFirstBundle>(systemId: K): SystemActors[K] {
   const ref = systemActor(useAppRef().system, systemId);
   if (!ref) throw new Error(`the session-long actor "${systemId}" is not running`);
   return ref;

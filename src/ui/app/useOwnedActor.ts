@@ -11,7 +11,13 @@ import { useSelector } from '@xstate/react';
 import { useLayoutEffect, useMemo } from 'react';
 import type { AnyActorRef, EventObject, Subscription } from 'xstate';
 import { type AppRef, ownedActorOf } from '../../machines/app/app.protocol';
-import type { ViewOwnedActors, ViewOwnedId } from '../../machines/shared/system';
+import {
+  type SystemActors,
+  type SystemId,
+  systemActor,
+  type ViewOwnedActors,
+  type ViewOwnedId,
+} from '../../machines/shared/system';
 import { useAppRef } from './RuntimeContext';
 
 /** A view-owned actor as its view holds it: told at any time, its snapshot absent until it runs. */
@@ -38,6 +44,27 @@ export function useOwnedActor<K extends ViewOwnedId>(id: K, input?: unknown): Ow
  */
 export function useRunningActor<K extends ViewOwnedId>(id: K): ViewOwnedActors[K] | undefined {
   return useSelector(useAppRef(), ownedActorOf(id));
+}
+
+/**
+ * A session-long actor whose code loads once the chat list has painted (a registry line with `load`, such as the call):
+ * followed as it comes. Until it runs the view holds a stand-in: what it is told goes to the systemId, where the root
+ * keeps it and delivers it, in order, as the actor starts; it has no snapshot yet (selectors see undefined).
+ */
+export function useLateSessionActor<K extends SystemId & ViewOwnedId>(id: K): OwnedRef<SystemActors[K]> {
+  const app = useAppRef();
+  const ref = useSelector(app, ownedActorOf(id));
+  const standIn = useMemo(
+    () => ({
+      id,
+      send: (event: EventObject) => (systemActor(app.system, id) as AnyActorRef | undefined)?.send(event),
+      getSnapshot: () => undefined,
+      subscribe: () => quiet,
+      on: () => quiet,
+    }),
+    [app, id],
+  );
+  return (ref ?? standIn) as OwnedRef<SystemActors[K]>;
 }
 
 const quiet: Subscription = { unsubscribe: () => {} };

@@ -4,6 +4,7 @@
 import { useSelector } from '@xstate/react';
 import { type ComponentType, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { useSessionActor } from '../app/RuntimeContext';
+import { useLateSessionActor } from '../app/useOwnedActor';
 import { useChatEntry } from '../shared/useChatList';
 import type { ConversationChat } from './call-chat';
 import {
@@ -84,7 +85,7 @@ function WithChat(props: CallOverlayProps & { conversationId: string }) {
   const { conversationId, ...overlay } = props;
   const chat = useCallChat(conversationId);
   // A group's call is left, not ended; its owner and admins may also end it for everyone.
-  const group = useSelector(useSessionActor('call'), (s) => !!s.context.group);
+  const group = useSelector(useLateSessionActor('call'), (s) => !!s?.context.group);
   const endForAll = useEndForAll(group ? conversationId : null);
   const noise = useNoiseSuppression();
   const withChat = {
@@ -105,7 +106,7 @@ function WithRoom(props: CallOverlayProps & { conversationId: string }) {
 
 /** «Завершить для всех» of a group's call: for its owner and admins (the server checks again); null for the others. */
 function useEndForAll(conversationId: string | null): (() => void) | null {
-  const call = useSessionActor('call');
+  const call = useLateSessionActor('call');
   const me = useSelector(useSessionActor('session'), (s) => s.context.session?.user.id ?? null);
   const role = useChatEntry(conversationId)?.conversation.participants.find((p) => p.user.id === me)?.role;
   return conversationId && (role === 'OWNER' || role === 'ADMIN')

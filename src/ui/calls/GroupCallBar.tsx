@@ -4,7 +4,7 @@
 import { useSelector } from '@xstate/react';
 import type { ConversationEntry } from '../../contract/entities';
 import { type AvatarView, avatarColour, avatarFace, displayName, membersText } from '../../contract/format';
-import { useSessionActor } from '../app/RuntimeContext';
+import { useLateSessionActor } from '../app/useOwnedActor';
 import { ChatAvatar } from '../shared/ChatAvatar';
 import './group-call-bar.css';
 
@@ -36,9 +36,9 @@ export function GroupCallBar(props: GroupCallBarProps) {
 
 /** The bar's props for a conversation's entry: null when no call is on or this tab is in it. */
 export function useGroupCallBar(entry: ConversationEntry | null | undefined): GroupCallBarProps | null {
-  const call = useSessionActor('call');
+  const call = useLateSessionActor('call');
   const conversationId = entry?.conversation.id ?? null;
-  const here = useSelector(call, (s) => s.hasTag('open') && s.context.activeConvId === conversationId);
+  const here = useSelector(call, (s) => !!s?.hasTag('open') && s.context.activeConvId === conversationId);
   const ids = entry?.groupCall?.participantIds;
   if (!entry || !ids?.length || here) return null;
   const people = new Map(entry.conversation.participants.map((p) => [p.user.id, p.user]));

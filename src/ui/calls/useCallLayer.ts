@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import type { CallRef } from '../../machines/calls/call/call.protocol';
 import { useRealtimeRef, useSessionActor } from '../app/RuntimeContext';
+import { useLateSessionActor } from '../app/useOwnedActor';
 import { useChatEntry } from '../shared/useChatList';
 import { preloadCallViews, serviceWorkerSettled } from './lazy-call-views';
 
@@ -9,16 +10,17 @@ export type CallActorRef = CallRef;
 
 /** The call layer's view of the `call` actor: the ringing invitation, the open call, the last notice. */
 export function useCallLayer() {
-  const call = useSessionActor('call');
-  const incoming = useSelector(call, (s) => (s.hasTag('ringing') ? s.context.incoming : null));
-  const open = useSelector(call, (s) => s.hasTag('open'));
-  const calling = useSelector(call, (s) => s.hasTag('calling'));
-  const access = useSelector(call, (s) => s.context.access);
-  const video = useSelector(call, (s) => s.context.initialVideo);
-  const audio = useSelector(call, (s) => s.context.initialAudio);
-  const notice = useSelector(call, (s) => s.context.notice);
-  const insecure = useSelector(call, (s) => s.context.insecure);
-  const conversationId = useSelector(call, (s) => (s.hasTag('open') ? s.context.activeConvId : null));
+  // Its code comes once the chat list has painted; until then nothing rings or is open (the socket waits for it).
+  const call = useLateSessionActor('call');
+  const incoming = useSelector(call, (s) => (s?.hasTag('ringing') ? s.context.incoming : null));
+  const open = useSelector(call, (s) => s?.hasTag('open') ?? false);
+  const calling = useSelector(call, (s) => s?.hasTag('calling') ?? false);
+  const access = useSelector(call, (s) => s?.context.access ?? null);
+  const video = useSelector(call, (s) => s?.context.initialVideo ?? false);
+  const audio = useSelector(call, (s) => s?.context.initialAudio ?? false);
+  const notice = useSelector(call, (s) => s?.context.notice ?? null);
+  const insecure = useSelector(call, (s) => s?.context.insecure ?? null);
+  const conversationId = useSelector(call, (s) => (s?.hasTag('open') ? s.context.activeConvId : null));
   // A secret chat's call is encrypted end to end with a key of its MLS group (SecretCallOverlay).
   const session = useSessionActor('session');
   const me = useSelector(session, (s) => s.context.session?.user.id ?? null);

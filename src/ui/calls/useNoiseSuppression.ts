@@ -2,13 +2,14 @@
 // call to the next until sign-out, and the conference reports whether the microphone goes through the suppressor.
 import { useSelector } from '@xstate/react';
 import { useMemo } from 'react';
-import { useSessionActor } from '../app/RuntimeContext';
+import { useLateSessionActor } from '../app/useOwnedActor';
 import type { NoiseChoice } from './conference-rules';
 
 export function useNoiseSuppression(): NoiseChoice {
-  const call = useSessionActor('call');
-  const on = useSelector(call, (s) => s.context.noiseSuppression);
-  const running = useSelector(call, (s) => s.context.noiseRunning);
+  const call = useLateSessionActor('call');
+  // Before the actor runs (its code still on its way): a new session's choice, «Шумоподавление» on.
+  const on = useSelector(call, (s) => s?.context.noiseSuppression ?? true);
+  const running = useSelector(call, (s) => s?.context.noiseRunning ?? false);
   return useMemo(
     () => ({
       on,

@@ -27,6 +27,8 @@ export interface ChatListProps {
   search?: ReactNode;
   /** «Обсуждения» above the tiles (the threads feature's entry). */
   threads?: ReactNode;
+  /** The folder tabs under the title (the folders feature's, while there are folders). */
+  tabs?: ReactNode;
   /** Search results, shown instead of the tiles while there are any (or a search is under way). */
   searchResults?: ReactNode;
   /** Each tile's menu (right click, the context-menu key or Shift+F10): mute, pin, archive, clear, delete. */
@@ -68,6 +70,7 @@ export function ChatList(props: ChatListProps) {
         <h1 id="chat-list-title">Чаты</h1>
         {props.search}
       </div>
+      {props.tabs}
       <div className="chat-list-scroll">
         {!props.searchResults && !archive && props.threads}
         {!props.searchResults &&

@@ -8,14 +8,16 @@ import { useChatActions } from './useChatActions';
 import { useChatsPage } from './useChatsPage';
 import { ListSearchField, listSearchResults } from '../search/index';
 import { useNameSearch, useSearch } from '../search/index';
-import { Suspense, useCallback, useEffect } from 'react';
+import { type ReactNode, Suspense, useCallback, useEffect } from 'react';
 import { ChunkFailed, lazyView } from '../shared/lazy-view';
 import type { ConversationPaneProps } from './ConversationPane';
 import { ConversationWait } from './ConversationWait';
 import { serviceWorkerSettled } from '../shared/service-worker-settled';
 import { LazySecretDevice } from '../secretChats/index';
 import { LazyThreadsEntry, useFollowedThreads } from '../threads/index';
+import { Foldered } from '../folders/index';
 import type { ConversationEntry } from '../../contract/entities';
+import type { ChatTileView } from '../conversation/index';
 import './chats.css';
 
 /**
@@ -65,24 +67,27 @@ export function ChatsPage() {
   useEffect(() => {
     void serviceWorkerSettled().then(preloadPane);
   }, [preloadPane]);
+  // With folders, the list shows under their tabs, filtered by the chosen one (the folders feature's).
+  const list = (tiles: ChatTileView[], tabs?: ReactNode) => (
+    <ChatList
+      tiles={tiles}
+      tabs={tabs}
+      loaded={page.loaded}
+      onOpen={page.open}
+      onIntent={preloadPane}
+      menu={menu}
+      footer={<ChatsFooter />}
+      threads={<FollowedThreads entries={page.entries} me={me} />}
+      search={<ListSearchField search={search} />}
+      searchResults={listSearchResults(search, page.entries, me, names)}
+    />
+  );
   return (
     <>
       <ChatsShell
         hasSelection={selectedId !== null}
         selectionKey={selectedId}
-        list={
-          <ChatList
-            tiles={page.tiles}
-            loaded={page.loaded}
-            onOpen={page.open}
-            onIntent={preloadPane}
-            menu={menu}
-            footer={<ChatsFooter />}
-            threads={<FollowedThreads entries={page.entries} me={me} />}
-            search={<ListSearchField search={search} />}
-            searchResults={listSearchResults(search, page.entries, me, names)}
-          />
-        }
+        list={<Foldered tiles={page.tiles} render={list} />}
         conversation={
           selectedId && me ? (
             conversation ? (

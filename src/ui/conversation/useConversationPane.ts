@@ -13,10 +13,9 @@ import {
   type ConversationRef,
   conversationPartOf,
 } from '../../machines/conversation/conversation/conversation.protocol';
-import type { RemovalRef } from '../../machines/messageActions/removal/removal.protocol';
 import type { SecretEnvelope } from '../../machines/secretChats/secretChat/secretChat.protocol';
 import { useSystemActor } from '../app/RuntimeContext';
-import { useRunningActor } from '../app/useOwnedActor';
+import { useLateSessionActor, useRunningActor } from '../app/useOwnedActor';
 import type { ConversationViewProps } from './ConversationView';
 import type { MessageAction } from './message-actions';
 import { messageWords } from './tile-line';
@@ -83,7 +82,7 @@ export function useConversationPane(options: {
   const { conversation, composer, entry, conversationId, me, now } = options;
   const all = useSelector(conversation, (s) => s.context.messages);
   // Removed or hidden a moment ago (waiting for «Отменить», or for the server's event): out of view.
-  const removal = useSystemActor('removal') as RemovalRef | undefined;
+  const removal = useLateSessionActor('removal');
   const held = useSelector(removal, (s) => s?.context.held ?? null);
   const gone = useSelector(removal, (s) => s?.context.gone ?? null);
   const messages = useMemo(() => withoutRemoved(all, conversationId, [held, gone]), [all, conversationId, held, gone]);

@@ -3,8 +3,7 @@
 import { useSelector } from '@xstate/react';
 import { useCallback, useMemo, useState } from 'react';
 import type { RemovalMode } from '../../machines/messageActions/removal/removal.protocol';
-import { useSystemActor } from '../app/RuntimeContext';
-import { useOwnedActor } from '../app/useOwnedActor';
+import { useLateSessionActor, useOwnedActor } from '../app/useOwnedActor';
 
 /** What the actions need of a message row (the conversation's MessageRow fits). */
 export interface ActionRow {
@@ -17,7 +16,7 @@ export interface ActionRow {
 const NO_IDS: string[] = [];
 
 export function useMessageActions(conversationId: string) {
-  const removal = useSystemActor('removal');
+  const removal = useLateSessionActor('removal');
   const selection = useOwnedActor('selection');
   const asking = useSelector(removal, (s) =>
     s?.hasTag('confirming') && s.context.asking?.conversationId === conversationId ? s.context.asking : null,

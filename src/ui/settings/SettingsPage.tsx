@@ -20,6 +20,7 @@ import {
   SignInMethodsSection,
 } from '../account/index';
 import { BlockedUsersSection } from '../blocking/index';
+import { FoldersSection } from '../folders/deferred';
 import { HistoryImportSection } from '../historyImport/index';
 import { SettingsInvitesSection } from '../inviteCodes/index';
 import { CustomStatusSection } from '../profile/deferred';
@@ -45,6 +46,7 @@ export function SettingsPage() {
     <SettingsPageView {...s} {...n}>
       {s.me && <CustomStatusSection current={s.me.customStatus ?? null} />}
       <ThemeSection choice={theme.choice} onChoose={theme.choose} />
+      <FoldersSection />
       <SecuritySection />
       <DevicesSection />
       {/* Its own boundary: the page shows while the card's code loads. */}

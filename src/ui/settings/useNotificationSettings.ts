@@ -1,11 +1,12 @@
 import { useSelector } from '@xstate/react';
 import { NOTIFICATION_NOTES } from '../../machines/notifications/notifications/notifications.protocol';
 import { insecureText } from '../../machines/shared/secure-context.protocol';
-import { useSystemActor } from '../app/RuntimeContext';
+import { useLateSessionActor } from '../app/useOwnedActor';
 
 /** The settings page's view of the notifications actor (systemId 'notifications'): the two switches and a note. */
 export function useNotificationSettings() {
-  const actor = useSystemActor('notifications');
+  // Its code comes once the chat list has painted: until then the switches read as off.
+  const actor = useLateSessionActor('notifications');
   const on = useSelector(actor, (s) => s?.hasTag('on') ?? false);
   const busy = useSelector(actor, (s) => s?.hasTag('busy') ?? false);
   const unsupported = useSelector(actor, (s) => s?.hasTag('unsupported') ?? false);
@@ -31,8 +32,8 @@ export function useNotificationSettings() {
     /** A plain-http page: the note is the sentence about the https address (a link when the server knows it). */
     notificationsInsecure: insecure,
     onNotifications: (enable: boolean) =>
-      actor?.send({ type: enable ? 'notifications.enable' : 'notifications.disable' }),
-    onShowText: (value: boolean) => actor?.send({ type: 'notifications.showText', showText: value }),
+      actor.send({ type: enable ? 'notifications.enable' : 'notifications.disable' }),
+    onShowText: (value: boolean) => actor.send({ type: 'notifications.showText', showText: value }),
   };
 }
 
