@@ -17,8 +17,8 @@ test.describe('message search', () => {
     const { page } = await openSignedIn(b);
     await expect(page.locator(`[data-conversation-id="${conversationId}"]`)).toBeVisible();
 
-    // Ctrl+K focuses the field from anywhere on the page.
-    await page.keyboard.press('Control+k');
+    // «/» focuses the field from anywhere on the page (Ctrl+K is the quick switcher's).
+    await page.keyboard.press('/');
     const field = page.getByRole('searchbox', { name: 'Поиск по сообщениям' });
     await expect(field).toBeFocused();
     await field.pressSequentially('соба');

@@ -14,6 +14,7 @@ const viewOwned = [
   'callsPage',
   'callRoom',
   'chatsFooter',
+  'quickSwitcher',
   'conversationSearch',
   'dateJump',
   'sendPreview',

@@ -17,6 +17,12 @@ export const chatsActors = {
   chatsLayout: { machine: chatsLayoutMachine, lifetime: 'owned', owner: 'view' },
   // The list's menu: its code loads once the list is shown.
   chatActions: { load: 'wired', lifetime: 'owned', owner: 'view' },
+  // The quick switcher (Ctrl/⌘+K): its code comes with the keyboard's views, after the list's first paint.
+  quickSwitcher: {
+    load: () => import('./quickSwitcher/quickSwitcher.machine').then((m) => m.quickSwitcherMachine),
+    lifetime: 'owned',
+    owner: 'view',
+  },
   // Owned by the chats actor: fetches the open conversation's code and runs the conversation.
   conversationLoader: { machine: conversationLoaderMachine, lifetime: 'owned', owner: 'chats' },
 } as const satisfies ActorLines;

@@ -2,6 +2,7 @@ import { Suspense, useState } from 'react';
 import { NavLink, Outlet } from 'react-router-dom';
 import { BrandMark } from '../shared/BrandMark';
 import { CallLayer } from '../calls/index';
+import { LazyKeyboard } from '../chats/index';
 import { LazyGuestDoor } from '../guests/index';
 import { LazyAnnouncer } from '../conversation/index';
 import { LazyReportNotices } from '../reports/index';
@@ -128,6 +129,7 @@ export function AppLayoutView(props: ReturnType<typeof useAppLayout>) {
         <CallLayer door={LazyGuestDoor} />
         <LazyReportNotices />
         <LazyAnnouncer />
+        <LazyKeyboard />
       </Suspense>
     </div>
   );

@@ -56,7 +56,10 @@ export function ChatMenu(props: ChatTileMenu) {
   const { tile: t, actions, onClose } = props;
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
+      // One layer per Escape (docs/behaviour.md §10.49): a key a layer above took is not this menu's.
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      onClose();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

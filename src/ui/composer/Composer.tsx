@@ -143,7 +143,9 @@ export function Composer(props: ComposerProps) {
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     const format = props.readOnly ? null : formatKeyOf(e);
-    if (format) {
+    // Ctrl/⌘+K makes a selection a link; with nothing selected it is the quick switcher's (§10.49).
+    const bare = e.currentTarget.selectionStart === e.currentTarget.selectionEnd;
+    if (format && !(format === 'link' && bare)) {
       e.preventDefault();
       applyFormat(format);
       return;

@@ -1,7 +1,7 @@
 // Under a bubble: each reaction with its count, one's own highlighted (aria-pressed), who gave it in the tooltip
 // and the accessible name; clicking one gives or takes back one's own. The picker (a small button shown on
 // hover and focus) offers the fixed set of REACTION_EMOJI.
-import { memo, useState } from 'react';
+import { type KeyboardEvent, memo, useLayoutEffect, useRef, useState } from 'react';
 import { REACTION_EMOJI } from '../../contract/limits';
 import type { ReactionView } from './view-model';
 
@@ -36,12 +36,37 @@ function MessageReactionsView(props: { reactions: ReactionView[]; onToggle(emoji
 
 export const MessageReactions = memo(MessageReactionsView);
 
-/** The small «Реакция» button and the set it opens (Escape or a choice closes it). */
+/**
+ * The small «Реакция» button and the set it opens (Escape or a choice closes it). From the keyboard the set takes the
+ * focus, ←/→ (and ↑/↓, Home/End) move along it, Enter chooses, Escape closes it alone and gives the focus back.
+ */
 export function ReactionPicker(props: { onPick(emoji: string): void }) {
   const [open, setOpen] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  const set = useRef<HTMLFieldSetElement>(null);
+  useLayoutEffect(() => {
+    if (open) set.current?.querySelector<HTMLElement>('button')?.focus();
+  }, [open]);
+  const onSetKey = (e: KeyboardEvent<HTMLFieldSetElement>) => {
+    const choices = [...(set.current?.querySelectorAll<HTMLElement>('button') ?? [])];
+    const at = choices.indexOf(document.activeElement as HTMLElement);
+    const moves: Record<string, number> = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1 };
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      setOpen(false);
+      opener.current?.focus();
+    } else if (e.key in moves) {
+      e.preventDefault();
+      choices[(moves[e.key] + choices.length) % choices.length]?.focus();
+    } else if (e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      (e.key === 'Home' ? choices[0] : choices.at(-1))?.focus();
+    }
+  };
   return (
     <div className="msg-react-picker">
       <button
+        ref={opener}
         type="button"
         className="msg-react-button"
         aria-label="Поставить реакцию"
@@ -52,12 +77,7 @@ export function ReactionPicker(props: { onPick(emoji: string): void }) {
         <span aria-hidden="true">☺</span>
       </button>
       {open && (
-        <fieldset
-          className="msg-react-set"
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') setOpen(false);
-          }}
-        >
+        <fieldset ref={set} className="msg-react-set" onKeyDown={onSetKey}>
           <legend className="sr-only">Реакции</legend>
           {REACTION_EMOJI.map((emoji) => (
             <button

@@ -17,7 +17,10 @@ export function SelectionBar(props: SelectionBarProps) {
   const { onCancel } = props;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onCancel();
+      // One layer per Escape (docs/behaviour.md §10.49): a menu or dialog above takes it first.
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      onCancel();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

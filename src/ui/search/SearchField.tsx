@@ -1,4 +1,4 @@
-// The search field at the top of the chats list («Поиск»): Ctrl+K or / focuses it from anywhere on the page; the
+// The search field at the top of the chats list («Поиск»): / focuses it from anywhere on the page; the
 // arrow keys and Enter choose among the results, Escape clears; each result is also a button of its own.
 import { useEffect, useRef } from 'react';
 import './search.css';
@@ -12,7 +12,7 @@ export interface SearchFieldProps {
   /** Prefix of the results' element ids. */
   idPrefix: string;
   label: string;
-  /** Ctrl+K and / focus this field (only one field on the page should). */
+  /** / focuses this field (only one field on the page should). */
   shortcut?: boolean;
   autoFocus?: boolean;
   onInput(text: string): void;
@@ -34,9 +34,9 @@ export function SearchField(props: SearchFieldProps) {
   useEffect(() => {
     if (!shortcut) return;
     const onKey = (e: KeyboardEvent) => {
-      const ctrlK = (e.ctrlKey || e.metaKey) && (e.key === 'k' || e.key === 'K' || e.code === 'KeyK');
+      // Ctrl/⌘+K is the quick switcher's (docs/behaviour.md §10.49).
       const slash = e.key === '/' && !e.ctrlKey && !e.metaKey && !e.altKey && !typingInto(e.target);
-      if (!ctrlK && !slash) return;
+      if (!slash) return;
       e.preventDefault();
       field.current?.focus();
       field.current?.select();

@@ -79,8 +79,11 @@ export function EmojiPicker(props: EmojiPickerProps) {
     const away = (e: Event) => {
       if (box.current && !box.current.contains(e.target as Node)) onClose();
     };
+    // One layer per Escape (docs/behaviour.md §10.49): the picker closes, the panel under it stays.
     const esc = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      onClose();
     };
     document.addEventListener('pointerdown', away, true);
     document.addEventListener('keydown', esc);

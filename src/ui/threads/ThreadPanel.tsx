@@ -3,7 +3,7 @@
 // quotes, each reply's menu with «Цитировать», own replies still on their way (progress, or «Не отправлено» with «Повторить» and
 // «Удалить»), following, and the main composer's view for the thread (text, emoji, «Прикрепить» with the send
 // preview, pasted files, the microphone). Renders from props (useThreadPanel).
-import { Suspense, useState } from 'react';
+import { Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { Composer, SendPreviewDialog } from '../composer/index';
 import { EditedMark, LazyLightbox, LazyMessageMenu, LazyVoicePlayer, MessageText } from '../conversation/deferred';
 import { UserAvatar } from '../shared/UserAvatar';
@@ -133,8 +133,21 @@ function ThreadMessage({
 
 export function ThreadPanel(props: ThreadPanelProps) {
   const [menu, setMenu] = useState<{ id: string; opener: HTMLElement } | null>(null);
+  // The keyboard's focus comes into the panel as it opens and goes back where it was when it closes (Escape, «Закрыть
+  // обсуждение»), or to the chat's composer when that is gone (docs/behaviour.md §10.49).
+  const panel = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    panel.current?.focus({ preventScroll: true });
+    return () => {
+      const back = previous?.isConnected
+        ? previous
+        : document.querySelector<HTMLElement>('[data-testid="chats-conversation-pane"] .composer-input');
+      back?.focus({ preventScroll: true });
+    };
+  }, []);
   return (
-    <aside className="thread-panel" aria-label="Обсуждение" data-testid="thread-panel">
+    <aside ref={panel} tabIndex={-1} className="thread-panel" aria-label="Обсуждение" data-testid="thread-panel">
       <header className="thread-head">
         <button type="button" className="icon-button" aria-label="Закрыть обсуждение" onClick={props.onClose}>
           <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">

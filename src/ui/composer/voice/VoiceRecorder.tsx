@@ -25,7 +25,7 @@ export function VoiceRecorder(props: VoiceRecorderProps) {
   useEffect(() => {
     if (phase === 'failed') return;
     const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.key === 'Escape') {
+      if (e.key === 'Escape' && !e.defaultPrevented) {
         e.preventDefault();
         onCancel();
       }
