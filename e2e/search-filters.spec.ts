@@ -19,7 +19,7 @@ test('a search narrowed to one sender, and «Перейти к дате» from t
   const { page } = await openSignedIn(b);
   await expect(page.locator(`[data-conversation-id="${conversationId}"]`)).toBeVisible();
 
-  await page.keyboard.press('Control+k');
+  await page.keyboard.press('/');
   const field = page.getByRole('searchbox', { name: 'Поиск по сообщениям' });
   await expect(field).toBeFocused();
   await field.pressSequentially('поход');
