@@ -114,8 +114,14 @@ const FIRST_SCREEN_SHARED = [
   /src[\\/](services[\\/]app[\\/]endpoints|machines[\\/]search[\\/]search[\\/]search\.protocol)\.ts$/,
 ];
 
-/** Server suites that need a process of their own (see the `server` project below). */
-const ISOLATED_SERVER_FILES = [
+/**
+ * Server suites that need a process of their own (see the `server` project below): among them every suite that runs
+ * the Rust SDK (`@livekit/rtc-node`), whose `dispose()` at a suite's end stops its native runtime for the whole
+ * process, so a later suite's client in the same worker never connects (tests/server/database-suites.test.ts checks).
+ */
+export const ISOLATED_SERVER_FILES = [
+  'tests/server/livekit-webhooks.test.ts',
+  'tests/server/sfu-app.test.ts',
   'tests/server/sfu-rtc-node.test.ts',
   'tests/server/sfu-token-refresh.test.ts',
   'tests/server/sfu-worker-sockets.test.ts',
