@@ -29,7 +29,7 @@ export function messageLabel(row: MessageRow): string {
   if (row.system) return `${sentence(row.system)} ${row.time}`;
   const text = (row.text || row.secretText || '').replace(/\s+/g, ' ').trim();
   const parts = [
-    row.forwardedFrom ? `Переслано от ${row.forwardedFrom}` : '',
+    row.forwardedFrom ? `Переслано: ${row.forwardedFrom}` : '',
     text,
     ...attachmentParts(row),
     row.reply ? `Ответ на: ${row.reply.preview}` : '',

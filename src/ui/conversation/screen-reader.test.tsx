@@ -322,11 +322,11 @@ describe('the incoming-call dialog', () => {
     rerender(page(true));
     await waitFor(async () =>
       expect(await virtual.spokenPhraseLog()).toContain(
-        'assertive: Входящий звонок от Анна. Ответить — Enter, отклонить — Escape',
+        'assertive: Входящий звонок: Анна. Ответить — Enter, отклонить — Escape',
       ),
     );
     expect(await virtual.spokenPhraseLog()).toEqual([
-      'assertive: Входящий звонок от Анна. Ответить — Enter, отклонить — Escape',
+      'assertive: Входящий звонок: Анна. Ответить — Enter, отклонить — Escape',
     ]);
     // The dialog itself: its title, the caller and the three buttons.
     await virtual.stop();

@@ -2,20 +2,23 @@
 import { newMessagesPhrase } from '../../../contract/notification';
 import type { Heard, UploadPhase } from './announcer.protocol';
 
-/** One message: «Анна: привет»; several from one person: «5 новых сообщений от Анна»; from several: «5 новых сообщений». */
+/**
+ * One message: «Анна: привет»; several from one person: «Анна: 5 новых сообщений»; from several: «5 новых сообщений».
+ * The name stays in the nominative, before a colon (docs/behaviour.md, Conventions).
+ */
 export function burstText(burst: readonly Heard[]): string {
   const [first] = burst;
   if (!first) return '';
   if (burst.length === 1) return `${first.senderName}: ${first.preview}`;
   const one = burst.every((m) => m.senderId === first.senderId);
-  return one ? `${newMessagesPhrase(burst.length)} от ${first.senderName}` : newMessagesPhrase(burst.length);
+  return one ? `${first.senderName}: ${newMessagesPhrase(burst.length)}` : newMessagesPhrase(burst.length);
 }
 
 export const typingAnnouncement = (name: string) => `${name} печатает`;
 
 /** Matches the incoming-call dialog: Enter on it answers, Escape declines. */
 export const callAnnouncement = (name: string, video: boolean) =>
-  `Входящий ${video ? 'видеозвонок' : 'звонок'} от ${name}. Ответить — Enter, отклонить — Escape`;
+  `Входящий ${video ? 'видеозвонок' : 'звонок'}: ${name}. Ответить — Enter, отклонить — Escape`;
 
 /** «Загрузка файла «отчёт.pdf»», «Файлы загружены: 3», «Файл «отчёт.pdf» не загрузился». */
 export function uploadText(phase: UploadPhase, names: readonly string[]): string {

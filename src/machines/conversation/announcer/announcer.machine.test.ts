@@ -95,20 +95,20 @@ describe('what the announcer says', () => {
     expect(actor.getSnapshot().context.polite.n).toBe(1);
   });
 
-  it('sums up a burst: «5 новых сообщений от Анна», and from several people «5 новых сообщений»', () => {
+  it('sums up a burst: «Анна: 5 новых сообщений», and from several people «5 новых сообщений»', () => {
     const { actor, polite } = start();
     for (let i = 0; i < 5; i++) actor.send(msg('u2', 'Анна'));
     vi.advanceTimersByTime(ANNOUNCER_TIMINGS.burstMs);
-    expect(polite()).toBe('5 новых сообщений от Анна');
+    expect(polite()).toBe('Анна: 5 новых сообщений');
     for (let i = 0; i < 4; i++) actor.send(msg('u2', 'Анна'));
     actor.send(msg('u3', 'Борис'));
     vi.advanceTimersByTime(ANNOUNCER_TIMINGS.burstMs);
     expect(polite()).toBe('5 новых сообщений');
     expect(burstText([1, 2].map(() => ({ senderId: 'u2', senderName: 'Анна', preview: 'x' })))).toBe(
-      '2 новых сообщения от Анна',
+      'Анна: 2 новых сообщения',
     );
     expect(burstText(Array.from({ length: 21 }, () => ({ senderId: 'u2', senderName: 'Анна', preview: 'x' })))).toBe(
-      '21 новое сообщение от Анна',
+      'Анна: 21 новое сообщение',
     );
   });
 
@@ -147,11 +147,11 @@ describe('what the announcer says', () => {
     const { actor } = start();
     actor.send({ type: 'announcer.call', name: 'Анна', video: true });
     const assertive = () => actor.getSnapshot().context.assertive.text;
-    expect(assertive()).toBe('Входящий видеозвонок от Анна. Ответить — Enter, отклонить — Escape');
+    expect(assertive()).toBe('Входящий видеозвонок: Анна. Ответить — Enter, отклонить — Escape');
     vi.advanceTimersByTime(ANNOUNCER_TIMINGS.callMs);
     expect(assertive()).toBe('');
     actor.send({ type: 'announcer.call', name: 'Борис', video: false });
-    expect(assertive()).toBe('Входящий звонок от Борис. Ответить — Enter, отклонить — Escape');
+    expect(assertive()).toBe('Входящий звонок: Борис. Ответить — Enter, отклонить — Escape');
   });
 
   it('says an upload’s start and end', () => {
@@ -227,7 +227,7 @@ describe('where the announcer hears it', () => {
     push('conversation:typing', { conversationId: 'c1', userId: 'u3', typing: true });
     expect(announcer.getSnapshot().context.polite.text).toBe('Борис печатает');
     push('call:incoming', { conversationId: 'c2', from: { id: 'u3', name: 'Борис' }, video: false });
-    expect(announcer.getSnapshot().context.assertive.text).toContain('Входящий звонок от Борис');
+    expect(announcer.getSnapshot().context.assertive.text).toContain('Входящий звонок: Борис');
     actor.system.get('chats').send({ type: 'select', id: 'c2' });
     expect(announcer.getSnapshot().context.open).toBe('c2');
     actor.stop();

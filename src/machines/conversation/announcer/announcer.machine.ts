@@ -1,7 +1,7 @@
 // The announcer (docs/behaviour.md §10.48): what a screen reader hears without looking. Its view renders `polite`
 // in the app's one polite live region and `assertive` in the assertive one. Messages in the chat on screen from
 // others are gathered for ANNOUNCER_TIMINGS.burstMs from the first, then said: one as «Анна: привет», more as
-// «5 новых сообщений от Анна» (or «5 новых сообщений» from several people); other chats and one's own are silent.
+// «Анна: 5 новых сообщений» (or «5 новых сообщений» from several people); other chats and one's own are silent.
 // Someone typing there is said once («Анна печатает»), then not again until a pause without typing or a message.
 // An incoming call is said at once in the assertive region (cleared after the ring). An upload's start and end are
 // said politely. Where the events come from is its port's `sources` (announcer-sources.ts).

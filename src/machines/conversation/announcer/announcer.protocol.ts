@@ -9,7 +9,7 @@ import type { MachineRef } from '../../shared/machine-ref';
 
 /** Its named delays. */
 export const ANNOUNCER_TIMINGS = {
-  /** Messages arriving within this long of the first are said together («5 новых сообщений от Анна»). */
+  /** Messages arriving within this long of the first are said together («Анна: 5 новых сообщений»). */
   burstMs: 1_500,
   /** After «Анна печатает», typing in that chat is not said again until this long passes without any. */
   typingPauseMs: 10_000,
