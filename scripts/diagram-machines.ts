@@ -2,10 +2,10 @@
 // (src/machines/app/registry.ts), by the first registry id that names it; a line whose code loads with its effects
 // is drawn from what those effects (src/services/app/app-effects.ts, passed in) fetch.
 import type { AnyStateMachine } from 'xstate';
-import { appMachine } from './app.machine';
-import { type RegistryEntry, type RegistryId, registry } from './registry';
-import type { Services } from '../../services/app/services';
-import type { LineEffects } from './wiring';
+import { appMachine } from '../src/machines/app/app.machine';
+import { type RegistryEntry, type RegistryId, registry } from '../src/machines/app/registry';
+import type { Services } from '../src/services/app/services';
+import type { LineEffects } from '../src/machines/app/wiring';
 
 /**
  * What a line whose code loads later is wired with here: the wiring only closes over the services (they are used

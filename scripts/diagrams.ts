@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { appEffects } from '../src/services/app/app-effects';
-import { diagramMachines } from '../src/machines/app/diagrams';
+import { diagramMachines } from './diagram-machines';
 import { diagramDocument } from '../tests/model/mermaid';
 
 const dir = path.resolve('docs/statecharts');

@@ -114,7 +114,16 @@ export interface Send {
   sender: { id: string; token: string };
   conversationId: string;
   receivers: string[];
+  /** Sent formatted: the same text with three ranges (bold, italic, inline code), as a composer would send it. */
+  formatted?: boolean;
 }
+
+/** The ranges of a formatted send's text `Привет, это сообщение <key>`: «это» bold, «сообщение» italic, the key code. */
+export const formattedEntities = (key: string) => [
+  { type: 'bold', offset: 8, length: 3 },
+  { type: 'italic', offset: 12, length: 9 },
+  { type: 'code', offset: 22, length: key.length },
+];
 
 /**
  * Sends at `rate` per second for `durationMs`, choosing the i-th send with `pick(i)`; each send carries a
@@ -153,6 +162,7 @@ export async function openLoop(opts: {
           type: 'TEXT',
           content: `Привет, это сообщение ${key}`,
           clientMessageId: key,
+          ...(s.formatted ? { entities: formattedEntities(key) } : {}),
         })
         .then(
           (res) => {

@@ -15,7 +15,8 @@
 // window the server child is left to settle (its CPU under 5 % of a core), so the garbage collection and
 // WAL checkpoints a previous phase left behind are not charged to the next one.
 // Options: BENCH_WINDOW_S (5), BENCH_ROUNDS (3), BENCH_IDLE_SOCKETS (1000), BENCH_JSON=<file> (write the results as JSON),
-// BENCH_PHASES (memory,sends,group,http,history: a subset runs only those; `list` also names the http phase), BENCH_CPU_PROF=<dir> (V8 CPU profiles
+// BENCH_PHASES (memory,sends,group,http,history: a subset runs only those; `list` also names the http phase;
+// `formatted`, not in the default set: formatted against plain sends on the app), BENCH_CPU_PROF=<dir> (V8 CPU profiles
 // of both server children, for finding where the time goes);
 // the app child gets this process's environment (e.g. SQLITE_SYNCHRONOUS=FULL, BENCH_DATABASE_URL).
 import fs from 'node:fs';
@@ -154,6 +155,52 @@ const pairSend = (f: Fixture, i: number): Send => {
   const [from, to] = Math.floor(i / f.pairs.length) % 2 === 0 ? [p.a, p.b] : [p.b, p.a];
   return { sender: from, conversationId: p.conversationId, receivers: [to.id] };
 };
+
+const formattedPairSend = (f: Fixture, i: number): Send => ({ ...pairSend(f, i), formatted: true });
+
+/**
+ * A formatted message against a plain one on the app alone, at the target rate, in alternating rounds: the server
+ * validates the ranges, stores them and sends them on; the text it indexes and previews is the same plain text.
+ */
+async function formattedPhase(app: Side, checks: Check[], counts: TrackerCounts[]) {
+  await sendPhase(app, 300, formattedPairSend, 'fmt-warm');
+  const rs: { plain: SendResult; formatted: SendResult }[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const plainRun = () => sendPhase(app, targetRate, pairSend, `plain-${r}-`);
+    const formattedRun = () => sendPhase(app, targetRate, formattedPairSend, `fmt-${r}-`);
+    if (r % 2 === 0) {
+      const plain = await plainRun();
+      rs.push({ plain, formatted: await formattedRun() });
+    } else {
+      const formatted = await formattedRun();
+      rs.push({ plain: await plainRun(), formatted });
+    }
+  }
+  console.log(`\nFormatted against plain sends on the app, ${targetRate} sends/s, ${spec.pairs} pairs`);
+  console.table(
+    rs.flatMap((b, i) =>
+      (['plain', 'formatted'] as const).map((kind) => ({
+        round: i + 1,
+        send: kind,
+        'deliveries/s': Math.round(b[kind].deliveriesPerS),
+        'p50 ms': ms(b[kind].p50),
+        'p99 ms': ms(b[kind].p99),
+        'CPU ms/1000': Math.round(b[kind].cpuMsPer1000),
+        'CPU vs plain': kind === 'plain' ? '' : ratio(b.formatted.cpuMsPer1000, b.plain.cpuMsPer1000),
+        lost: b[kind].counts.lost,
+      })),
+    ),
+  );
+  counts.push(...rs.flatMap((b) => [b.plain.counts, b.formatted.counts]));
+  const cpuRatios = rs.map((b) => b.formatted.cpuMsPer1000 / b.plain.cpuMsPer1000);
+  const cpuRatio = median(cpuRatios);
+  checks.push([
+    `${targetRate}/s: CPU per delivery of a formatted send ≤ 1.1× a plain one (median of rounds)`,
+    cpuRatio <= 1.1,
+    cpuRatio.toFixed(2) + spread(cpuRatios),
+  ]);
+  return rs;
+}
 
 const groupSend = (f: Fixture, i: number): Send => {
   const g = f.groups[i % f.groups.length]!;
@@ -507,6 +554,7 @@ async function main(): Promise<void> {
     const memory = phases.has('memory') ? await both(idleSocketsPhase) : null;
     if (phases.has('sends')) results.sends = await sendsPhase(both, checks, counts);
     if (phases.has('group')) results.group = await groupPhase(both, together, checks, counts);
+    if (phases.has('formatted')) results.formatted = await formattedPhase(app, checks, counts);
     // `list` is another name for the same phase.
     if (phases.has('http') || phases.has('list')) results.http = await listPhase(floor, app, checks);
     if (phases.has('history')) results.history = await historyPhase(app, checks);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appEffects } from '../../src/services/app/app-effects';
-import { diagramMachines } from '../../src/machines/app/diagrams';
+import { diagramMachines } from '../../scripts/diagram-machines';
 
 const machines = await diagramMachines(appEffects);
 import { diagramDocument, toMermaid } from '../model/mermaid';

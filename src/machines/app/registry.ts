@@ -12,14 +12,13 @@
 //   runs it in the state that shows it (the chats footer's dialogs, the open conversation);
 // - lifetime 'child': spawned by its parent machine, which provides it in its own effects; listed for the diagrams.
 // - systemId: registered under its id, reachable with systemActor(system, id). Its protocol declares the type
-//   (module augmentation of SystemActors in src/machines/shared/system.ts); the checks at the end of this file fail
-//   to compile when the two disagree either way.
+//   (module augmentation of SystemActors in src/machines/shared/system.ts); tests/client/registry-types.ts fails to
+//   compile when the two disagree either way.
 // - load: the line's code is not in the first bundle. A view-owned line's wired machine (its effects' `wired`, or
 //   the bare `load` when it needs no services) is fetched when its view first opens it; a line owned by a machine
 //   reaches its owner through the owner's actor `loadOwned` (src/machines/shared/owned-code.ts); a session-long line's
 //   is fetched at start, after the first paint, and the realtime connection opens once it runs (it hears the socket
 //   from its start: src/machines/app/wiring.ts).
-import type { ActorRefFrom, AnyStateMachine } from 'xstate';
 import { accountActors } from '../account/actors';
 import { adminActors } from '../admin/actors';
 import { authActors } from '../auth/actors';
@@ -47,7 +46,6 @@ import { secretChatsActors } from '../secretChats/actors';
 import { sessionActors } from '../session/actors';
 import { pollsActors } from '../polls/actors';
 import type { ActorLine, Lifetime } from '../shared/actor-line';
-import type { OwnedActors, SystemActors } from '../shared/system';
 import { themeActors } from '../theme/actors';
 import { threadsActors } from '../threads/actors';
 
@@ -122,47 +120,6 @@ export type SessionId = { [K in RegistryId]: Registry[K] extends { lifetime: 'se
 export type LateSessionId = { [K in SessionId]: Registry[K] extends { load: unknown } ? K : never }[SessionId];
 /** The session-long actors in the first bundle: the root's context holds one ref per id. */
 export type EagerSessionId = Exclude<SessionId, LateSessionId>;
-
-// --- compile-time checks: the registry and the typed system map (src/machines/shared/system.ts) agree ---
-type WithSystemId = { [K in RegistryId]: Registry[K] extends { systemId: true } ? K : never }[RegistryId];
-type Verdict<T extends Record<string, true>> = T;
-/** A line's machine type: its `machine`, or what its `load` gives (a machine, for one fetched with its effects). */
-export type MachineOf<E> = E extends { machine: infer M extends AnyStateMachine }
-  ? M
-  : E extends { load: () => Promise<infer M extends AnyStateMachine> }
-    ? M
-    : E extends { load: 'wired' }
-      ? AnyStateMachine
-      : never;
-/** Every session-long line is started: START_ORDER names each once. */
-export type StartOrderComplete = Verdict<{ [K in SessionId]: K extends (typeof START_ORDER)[number] ? true : false }>;
-/** Every registry line with a systemId has its entry in SystemActors, and the machine's ref fits that entry. */
-export type RegistryMatchesSystem = Verdict<{
-  [K in WithSystemId]: K extends keyof SystemActors
-    ? ActorRefFrom<MachineOf<Registry[K]>> extends SystemActors[K]
-      ? true
-      : false
-    : false;
-}>;
-/** Every OwnedActors entry is a view-owned line without a systemId, and the machine's ref fits that entry. */
-type ViewOwnedWithout = {
-  [K in RegistryId]: Registry[K] extends { owner: 'view' }
-    ? Registry[K] extends { systemId: true }
-      ? never
-      : K
-    : never;
-}[RegistryId];
-export type OwnedMatchesRegistry = Verdict<{
-  [K in keyof OwnedActors]: K extends ViewOwnedWithout
-    ? ActorRefFrom<MachineOf<Registry[K]>> extends OwnedActors[K]
-      ? true
-      : false
-    : false;
-}>;
-/** Every view-owned line without a systemId has its OwnedActors entry. */
-export type RegistryMatchesOwned = Verdict<{ [K in ViewOwnedWithout]: K extends keyof OwnedActors ? true : false }>;
-/** Every SystemActors entry is a registry line with a systemId. */
-export type SystemMatchesRegistry = Verdict<{ [K in keyof SystemActors]: K extends WithSystemId ? true : false }>;
 
 /** The lines whose code loads with their effects (load: 'wired'): each needs its feature's entry. */
 type WiredId = { [K in RegistryId]: Registry[K] extends { load: 'wired' } ? K : never }[RegistryId];
