@@ -177,7 +177,8 @@ test('a day by keyboard alone: sign in, switch, quote, react, forward, thread, a
   await tabTo(page, page.getByRole('button', { name: 'Прикрепить' }));
   await page.keyboard.press('Enter');
   await expect(page.getByRole('menuitem', { name: 'Файл или фото' })).toBeFocused();
-  const chooser = page.waitForEvent('filechooser');
+  // Bounded: once, in a retry on a loaded machine, no chooser came and the wait ran into the test's 5 minutes.
+  const chooser = page.waitForEvent('filechooser', { timeout: 15_000 });
   await page.keyboard.press('Enter');
   await (await chooser).setFiles({ name: 'список.txt', mimeType: 'text/plain', buffer: Buffer.from('хлеб, молоко') });
   const preview = page.getByRole('dialog', { name: 'Отправить файл' });
