@@ -1,5 +1,6 @@
 // Search that narrows and «Перейти к дате», in real Chromium against the real server (docs/behaviour.md §10.45): B
-// types `от:Анна поход` and finds Anna's «Поход в субботу» but not his own «Поход отменяется»; then, in a chat whose
+// types `от:Анна поход` and finds Anna's «Поход в субботу» but not his own «Поход отменяется», and with the words
+// erased the chip alone lists Anna's messages; then, in a chat whose
 // first message is 150 messages back, the header's «Перейти к дате» opens the history at today's first message.
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
@@ -33,6 +34,12 @@ test('a search narrowed to one sender, and «Перейти к дате» from t
   await expect(results).toHaveCount(1);
   await expect(results.first()).toContainText('Поход в субботу');
   await expectNoSeriousA11yViolations(page, 'search narrowed by a sender');
+  // The words erased, the chip alone lists Anna's messages, newest first, and none of B's.
+  await field.fill('');
+  await expect(results.first()).toContainText('Сообщение 150 про погоду', { timeout: 15_000 });
+  await expect(results.filter({ hasText: 'Поход отменяется' })).toHaveCount(0);
+  await field.pressSequentially('поход');
+  await expect(results).toHaveCount(1);
   await page.getByRole('button', { name: 'Убрать фильтр «От»' }).click();
   await expect(results).toHaveCount(2);
   await field.fill('');

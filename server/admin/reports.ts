@@ -12,6 +12,7 @@ import { badRequest, notFound } from '../http/errors';
 import { MESSAGE_NOT_FOUND } from '../messages/delete-message';
 import type { RealtimeHub } from '../realtime/hub';
 import type { Accounts } from './accounts';
+import { notHiddenBy } from '../messages/hide-messages';
 
 export const CONTEXT_MESSAGES = 5;
 const EXCERPT_LENGTH = 120;
@@ -50,17 +51,7 @@ export function createReports({ db, clock, realtime, accounts, deleteMessage }: 
       .where('m.seq', '<', m.seq)
       .where('m.deleted_at', 'is', null)
       .where('m.type', '!=', 'SYSTEM')
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('hidden_messages as h')
-              .select('h.message_id')
-              .whereRef('h.message_id', '=', 'm.id')
-              .where('h.user_id', '=', reporterId),
-          ),
-        ),
-      )
+      .where(notHiddenBy(reporterId, 'm.id'))
       .orderBy('m.seq', 'desc')
       .limit(CONTEXT_MESSAGES)
       .execute();

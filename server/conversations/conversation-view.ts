@@ -12,6 +12,7 @@ import type { Blocks } from '../users/blocks';
 import { PUBLIC_USER_COLUMNS, toPublicUser } from '../users/user-view';
 import { isDefaultSettings, settingsOf } from './chat-settings-view';
 import { memberListsOf } from './membership';
+import { notHiddenBy } from '../messages/hide-messages';
 
 /** What entries are built from: the database, and presence for the participants' online flag. */
 export interface ViewDeps {
@@ -41,17 +42,7 @@ function conversationsQuery(db: Database, userId: string, onlyId?: string) {
             // Thread replies stay in their threads (docs/behaviour.md §10).
             .where('l.thread_root_id', 'is', null)
             // Not one the user hid for themselves (a probe of the hidden table's key, usually empty).
-            .where((x) =>
-              x.not(
-                x.exists(
-                  x
-                    .selectFrom('hidden_messages as h')
-                    .select('h.message_id')
-                    .whereRef('h.message_id', '=', 'l.id')
-                    .where('h.user_id', '=', userId),
-                ),
-              ),
-            )
+            .where(notHiddenBy(userId, 'l.id'))
             .orderBy('l.seq', 'desc')
             .limit(1),
         ),

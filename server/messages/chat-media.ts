@@ -18,6 +18,7 @@ import type { Database } from '../db/database';
 import { CHAT_MEDIA_INDEXES } from '../db/migrations/049_chat_media';
 import { badRequest } from '../http/errors';
 import { type MessageRow, toMessages } from './message-view';
+import { notHiddenBy } from './hide-messages';
 
 /** Types whose text a link may be in (not a call, a SYSTEM entry, a poll's question or ciphertext). */
 const LINK_TYPES = ['TEXT', 'IMAGE', 'FILE'];
@@ -50,17 +51,7 @@ export function chatMediaQuery(
     .$if(r.kind === 'links', (q) => q.where('type', 'in', LINK_TYPES))
     .where('deleted_at', 'is', null)
     .where('thread_root_id', 'is', null)
-    .where((x) =>
-      x.not(
-        x.exists(
-          x
-            .selectFrom('hidden_messages as h')
-            .select('h.message_id')
-            .whereRef('h.message_id', '=', 'messages.id')
-            .where('h.user_id', '=', r.userId),
-        ),
-      ),
-    )
+    .where(notHiddenBy(r.userId, 'messages.id'))
     .$if(r.visibleFromSeq > 0, (q) => q.where('seq', '>', r.visibleFromSeq))
     .$if(r.beforeSeq !== null, (q) => q.where('seq', '<', r.beforeSeq as number))
     .orderBy('seq', 'desc')

@@ -5,6 +5,7 @@ import { dayStartMs } from '../../src/contract/local-day';
 import { memberOf } from '../conversations/membership';
 import type { Database } from '../db/database';
 import { badRequest } from '../http/errors';
+import { notHiddenBy } from './hide-messages';
 
 /** The start of `day` (+ `plusDays`) in the zone `offset` minutes east of UTC, as the ISO text created_at holds. */
 export function dayStartIso(day: string, offset: number, plusDays = 0): string {
@@ -30,17 +31,7 @@ export async function messageAtDate(
     .where('deleted_at', 'is', null)
     // As the history shows it: no thread replies, nothing the user hid, nothing before they joined.
     .where('thread_root_id', 'is', null)
-    .where((x) =>
-      x.not(
-        x.exists(
-          x
-            .selectFrom('hidden_messages as h')
-            .select('h.message_id')
-            .whereRef('h.message_id', '=', 'messages.id')
-            .where('h.user_id', '=', userId),
-        ),
-      ),
-    )
+    .where(notHiddenBy(userId, 'messages.id'))
     .$if(me.visibleFromSeq > 0, (x) => x.where('seq', '>', me.visibleFromSeq))
     .orderBy('created_at')
     .orderBy('seq')

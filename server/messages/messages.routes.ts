@@ -11,6 +11,7 @@ import { messageAtDate } from './message-at-date';
 import { createPins } from './message-pins';
 import { toMessages } from './message-view';
 import { createMessageSender } from './send-message';
+import { notHiddenBy } from './hide-messages';
 
 /** How far back of the server's now an answer of deletions reaches again next time (writes still landing). */
 const DELETIONS_SETTLE_MS = 5_000;
@@ -30,17 +31,7 @@ export const messagesRoutes = fp(
         // Thread replies are read in their thread (GET /api/threads/:id).
         .where('thread_root_id', 'is', null)
         // Not those the user hid for themselves (a probe of the hidden table's key per row, usually empty).
-        .where((x) =>
-          x.not(
-            x.exists(
-              x
-                .selectFrom('hidden_messages as h')
-                .select('h.message_id')
-                .whereRef('h.message_id', '=', 'messages.id')
-                .where('h.user_id', '=', userId),
-            ),
-          ),
-        )
+        .where(notHiddenBy(userId, 'messages.id'))
         // One who joined later sees from their joining on.
         .$if(me.visibleFromSeq > 0, (x) => x.where('seq', '>', me.visibleFromSeq))
         .orderBy('seq', 'desc')

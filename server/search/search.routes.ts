@@ -10,6 +10,7 @@ import { contractRoute, type PreHandler } from '../http/contract-route';
 import { badRequest, HttpError } from '../http/errors';
 import { dayStartIso } from '../messages/message-at-date';
 import { type MessageRow, toMessages } from '../messages/message-view';
+import { notHiddenBy } from '../messages/hide-messages';
 import { messageExcerpt } from './excerpt';
 import { fts5Match, tsQuery } from './index-syntax';
 import { parseQuery } from './morphology';
@@ -53,13 +54,22 @@ function rowFilters(f: Filter) {
       ${optional(f.until !== undefined, sql`AND m.created_at < ${f.until}`)}`;
 }
 
+/**
+ * What the user may read: messages of the conversations they are a member of, from when they can see them, not
+ * those they hid for themselves («Удалить у меня»), and only the chat chosen if one is.
+ */
+function readable(f: Filter) {
+  return sql`AND EXISTS (SELECT 1 FROM conversation_members cm WHERE cm.conversation_id = m.conversation_id AND cm.user_id = ${f.userId} AND (cm.visible_from_seq = 0 OR m.seq > cm.visible_from_seq))
+      AND ${notHiddenBy(f.userId, 'm.id')}
+      ${optional(f.conversationId !== undefined, sql`AND m.conversation_id = ${f.conversationId}`)}`;
+}
+
 /** FTS5 walks the matches newest first (rowid = seq, descending) and each is checked against the user's memberships. */
 function sqliteMatches(match: string, f: Filter) {
   return sql<MessageRow>`
     SELECT m.* FROM message_search s CROSS JOIN messages m
     WHERE message_search MATCH ${match} AND m.seq = s.rowid AND m.deleted_at IS NULL
-      AND EXISTS (SELECT 1 FROM conversation_members cm WHERE cm.conversation_id = m.conversation_id AND cm.user_id = ${f.userId} AND (cm.visible_from_seq = 0 OR m.seq > cm.visible_from_seq))
-      ${optional(f.conversationId !== undefined, sql`AND m.conversation_id = ${f.conversationId}`)}
+      ${readable(f)}
       ${optional(f.beforeSeq !== undefined, sql`AND s.rowid < ${f.beforeSeq}`)}
       ${rowFilters(f)}
     ORDER BY s.rowid DESC LIMIT ${f.limit}`;
@@ -69,16 +79,34 @@ function postgresMatches(query: string, f: Filter) {
   return sql<MessageRow>`
     SELECT m.* FROM message_search s JOIN messages m ON m.seq = s.seq
     WHERE s.terms @@ ${query}::tsquery AND m.deleted_at IS NULL
-      AND EXISTS (SELECT 1 FROM conversation_members cm WHERE cm.conversation_id = m.conversation_id AND cm.user_id = ${f.userId} AND (cm.visible_from_seq = 0 OR m.seq > cm.visible_from_seq))
-      ${optional(f.conversationId !== undefined, sql`AND m.conversation_id = ${f.conversationId}`)}
+      ${readable(f)}
       ${optional(f.beforeSeq !== undefined, sql`AND s.seq < ${f.beforeSeq}`)}
       ${rowFilters(f)}
     ORDER BY s.seq DESC LIMIT ${f.limit}`;
 }
 
-/** The statement a search runs (exported so a test can EXPLAIN it); `q` has at least one word. */
+/**
+ * No words, only filters («от:» Анна, «Тип»: фото, a date): the messages themselves, newest first, read as a match
+ * is. Those the index never holds are left out too: service lines and secret chats' ciphertext.
+ */
+function unworded(f: Filter) {
+  return sql<MessageRow>`
+    SELECT m.* FROM messages m
+    WHERE m.deleted_at IS NULL AND m.type NOT IN ('SYSTEM', 'ENCRYPTED')
+      ${readable(f)}
+      ${optional(f.beforeSeq !== undefined, sql`AND m.seq < ${f.beforeSeq}`)}
+      ${rowFilters(f)}
+    ORDER BY m.seq DESC LIMIT ${f.limit}`;
+}
+
+/** The filters that narrow a search without words (the chat alone does not: that is the chat itself). */
+export const narrows = (f: Pick<Filter, 'senderId' | 'kind' | 'since' | 'until'>) =>
+  f.senderId !== undefined || f.kind !== undefined || f.since !== undefined || f.until !== undefined;
+
+/** The statement a search runs (exported so a test can EXPLAIN it): by the word index, or without words by filters. */
 export function searchStatement(postgres: boolean, q: string, f: Filter) {
   const parts = parseQuery(q);
+  if (parts.length === 0) return unworded(f);
   return postgres ? postgresMatches(tsQuery(parts), f) : sqliteMatches(fts5Match(parts), f);
 }
 
@@ -155,8 +183,6 @@ export const searchRoutes = fp(
           if (beforeSeq === undefined) throw badRequest('before: сообщение не найдено');
         }
         const parts = parseQuery(query.q);
-        // Only punctuation: nothing can match.
-        if (parts.length === 0) return { results: [], nextBefore: null };
         const filter: Filter = {
           userId,
           conversationId: query.conversationId,
@@ -168,7 +194,9 @@ export const searchRoutes = fp(
           // «по 5 мая» takes in the whole of 5 May.
           until: query.until ? dayStartIso(query.until, query.tz, 1) : undefined,
         };
-        await drain();
+        // Only punctuation and no filter to list by: nothing can match.
+        if (parts.length === 0 && !narrows(filter)) return { results: [], nextBefore: null };
+        if (parts.length > 0) await drain();
         const { rows } = await searchStatement(postgres, query.q, filter).execute(db);
         const page = rows.slice(0, query.limit);
         const messages = await toMessages(db, page, userId);

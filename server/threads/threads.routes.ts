@@ -10,6 +10,7 @@ import { badRequest, forbidden } from '../http/errors';
 import { toMessages } from '../messages/message-view';
 import { threadRootFor } from './thread-access';
 import { followedThreads, isFollowing, readUpTo, setFollowing } from './thread-follows';
+import { notHiddenBy } from '../messages/hide-messages';
 
 export const threadsRoutes = fp(
   async (app) => {
@@ -22,17 +23,7 @@ export const threadsRoutes = fp(
         .selectAll()
         .where('thread_root_id', '=', root.id)
         .where('deleted_at', 'is', null)
-        .where((x) =>
-          x.not(
-            x.exists(
-              x
-                .selectFrom('hidden_messages as h')
-                .select('h.message_id')
-                .whereRef('h.message_id', '=', 'messages.id')
-                .where('h.user_id', '=', userId),
-            ),
-          ),
-        )
+        .where(notHiddenBy(userId, 'messages.id'))
         .orderBy('seq', 'desc')
         .limit(query.limit + 1);
       if (query.before) {

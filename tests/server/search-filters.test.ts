@@ -200,6 +200,67 @@ describe('«Перейти к дате»', () => {
   });
 });
 
+describe('without words', () => {
+  it('a person, a kind or a date lists the newest messages that pass, in the chats one reads', async () => {
+    expect(await found(anna, { from: boris.user.id })).toEqual(['рюкзак в группе', 'рюкзак второго мая']);
+    // Only the chat's messages, no service lines (the group's creation, Глеб's removal are the owner's).
+    expect(await found(anna, { from: anna.user.id, conversationId: team })).toEqual([
+      'рюкзак списком',
+      'рюкзак на фото',
+      'рюкзак по ссылке https://example.org/packing',
+    ]);
+    expect(await found(anna, { kind: 'photo' })).toEqual(['рюкзак на фото']);
+    expect(await found(anna, { conversationId: direct, since: '2026-05-02', tz: 180 })).toEqual([
+      'рюкзак третьего мая',
+      'рюкзак второго мая',
+    ]);
+    // Punctuation alone is no words: the filter lists.
+    expect(await found(anna, { q: '?!', from: boris.user.id })).toHaveLength(2);
+    // Глеб left the group: none of its messages, with words or without.
+    expect(await found(gleb, { from: boris.user.id })).toEqual([]);
+  });
+
+  it('pages on with nextBefore as a search with words does', async () => {
+    const first = await search(anna, { from: anna.user.id, limit: 2 });
+    expect(first.status).toBe(200);
+    expect(first.body.results.map((r: { message: { content: string } }) => r.message.content)).toEqual([
+      'рюкзак списком',
+      'рюкзак на фото',
+    ]);
+    expect(first.body.results[0].highlights).toEqual([]);
+    expect(await found(anna, { from: anna.user.id, limit: 2, before: first.body.nextBefore as string })).toEqual([
+      'рюкзак по ссылке https://example.org/packing',
+      'рюкзак третьего мая',
+    ]);
+  });
+
+  it('asks for words or a filter that narrows, in Russian: the chat alone is not one', async () => {
+    const asks: Record<string, string>[] = [{}, { q: '   ' }, { conversationId: direct }];
+    for (const params of asks) {
+      const res = await search(anna, params);
+      expect(res.status, JSON.stringify(params)).toBe(400);
+      expect(res.body.message).toContain('Введите текст для поиска или выберите фильтр');
+    }
+  });
+});
+
+describe('«Удалить у меня»', () => {
+  it('a message hidden for oneself leaves one’s own search, with words or without, until shown again', async () => {
+    const [photo] = (await search(anna, { q: 'рюкзак', kind: 'photo' })).body.results.map(
+      (r: { message: { id: string } }) => r.message.id,
+    );
+    const hide = (on: boolean) => api.post('/api/messages/hide', { messageIds: [photo], on }, anna.accessToken);
+    expect((await hide(true)).status).toBe(200);
+    expect(await found(anna, { q: 'рюкзак', kind: 'photo' })).toEqual([]);
+    expect(await found(anna, { q: 'фото' })).toEqual([]);
+    expect(await found(anna, { kind: 'photo' })).toEqual([]);
+    // Hidden for Анна alone: Борис still finds it.
+    expect(await found(boris, { q: 'рюкзак', kind: 'photo' })).toEqual(['рюкзак на фото']);
+    expect((await hide(false)).status).toBe(200);
+    expect(await found(anna, { kind: 'photo' })).toEqual(['рюкзак на фото']);
+  });
+});
+
 describe('plans', () => {
   const filter = {
     userId: 'u',
@@ -240,6 +301,12 @@ describe('plans', () => {
       expect(p).toMatch(/SEARCH m USING INTEGER PRIMARY KEY/);
       expect(p).not.toMatch(/SCAN m\b/);
     }
+  });
+
+  it('a chat’s search without words walks the chat’s messages by its index, not every message', async () => {
+    const p = await plan(searchStatement(postgres(), '', { ...filter, conversationId: team }));
+    if (postgres()) expect(p).not.toMatch(/Seq Scan on messages/);
+    else expect(p).toMatch(/SEARCH m USING (COVERING )?INDEX messages_/);
   });
 
   it('the day’s first message comes from the conversation’s index by time', async () => {

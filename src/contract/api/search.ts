@@ -22,14 +22,17 @@ export const TzOffset = z
   .transform((v) => (v === undefined ? 0 : Number(v)))
   .pipe(z.number().min(TZ_OFFSET_MIN, 'Такого часового пояса нет').max(TZ_OFFSET_MAX, 'Такого часового пояса нет'));
 
-/** GET /api/search: `q` is free text (words, "a phrase in quotes"); operators of the index are never read from it. */
+/**
+ * GET /api/search: `q` is free text (words, "a phrase in quotes"); operators of the index are never read from it. It
+ * may be empty when a filter narrows instead: then the newest messages that pass the filters are listed.
+ */
 export const SearchQuery = z
   .strictObject({
     q: z
       .string()
       .max(LIMITS.searchQueryMax, `Запрос — не длиннее ${LIMITS.searchQueryMax} символов`)
       .refine(noNul, NUL_MESSAGE)
-      .refine((q) => q.trim().length > 0, 'Введите текст для поиска'),
+      .default(''),
     conversationId: Id.optional(),
     /** A message id from `nextBefore`: results strictly older than it. */
     before: Id.optional(),
@@ -47,6 +50,11 @@ export const SearchQuery = z
     /** «Дата»: up to this day, inclusive. */
     until: LocalDay.optional(),
     tz: TzOffset,
+  })
+  // Words, or a filter that narrows without them (a person, a kind, a date); the chat alone is the chat itself.
+  .refine((q) => q.q.trim().length > 0 || q.from || q.kind || q.since || q.until, {
+    message: 'Введите текст для поиска или выберите фильтр',
+    path: ['q'],
   })
   .refine((q) => !q.since || !q.until || q.since <= q.until, {
     message: 'Дата «по» раньше даты «с»',

@@ -253,13 +253,15 @@ describe('search with a fetching actor', () => {
   it('filters: a chip searches the query again at once, typing keeps them, clearing drops them', async () => {
     const { actor, asked } = start(async (r) => answer(r.q, [result('m1')], null, r));
     const anna = { id: 'u7', name: 'Анна' };
-    // No words yet: the filter waits for them.
+    // No words yet: a person's filter lists their messages at once.
     actor.send({ type: 'search.filter', filters: { from: anna } });
-    expect(actor.getSnapshot().hasTag('empty')).toBe(true);
+    expect(actor.getSnapshot().hasTag('loading')).toBe(true);
+    await settle();
+    expect(asked).toEqual([{ from: 'u7' }]);
     actor.send({ type: 'search.input', text: 'поход' });
     vi.advanceTimersByTime(TIMINGS.searchDebounceMs);
     await settle();
-    expect(asked).toEqual([{ q: 'поход', from: 'u7' }]);
+    expect(asked.at(-1)).toEqual({ q: 'поход', from: 'u7' });
     actor.send({ type: 'search.filter', filters: { kind: 'photo', since: '2026-05-01', until: '2026-05-02' } });
     expect(actor.getSnapshot().hasTag('loading')).toBe(true);
     await settle();
@@ -286,6 +288,32 @@ describe('search with a fetching actor', () => {
       since: null,
       until: null,
     });
+    vi.useRealTimers();
+  });
+
+  it('without words: a person, a kind or a date lists, the chat alone waits for words, the last one dropped empties', async () => {
+    const { actor, asked } = start(async (r) => answer(r.q, [result('m1')], null, r));
+    actor.send({ type: 'search.filter', filters: { chat: { id: 'c4', title: 'Поход' } } });
+    expect(actor.getSnapshot().hasTag('empty')).toBe(true);
+    expect(asked).toEqual([]);
+    actor.send({ type: 'search.filter', filters: { kind: 'photo' } });
+    await settle();
+    expect(asked).toEqual([{ conversationId: 'c4', kind: 'photo' }]);
+    expect(actor.getSnapshot().hasTag('results')).toBe(true);
+    // Words typed and erased: the filters list again after the pause, not an empty field's nothing.
+    actor.send({ type: 'search.input', text: 'кот' });
+    vi.advanceTimersByTime(TIMINGS.searchDebounceMs);
+    await settle();
+    actor.send({ type: 'search.input', text: '' });
+    expect(actor.getSnapshot().hasTag('loading')).toBe(true);
+    vi.advanceTimersByTime(TIMINGS.searchDebounceMs);
+    await settle();
+    expect(asked.at(-1)).toEqual({ conversationId: 'c4', kind: 'photo' });
+    expect(actor.getSnapshot().hasTag('results')).toBe(true);
+    // The kind dropped: only the chat is left, and without words that asks nothing.
+    actor.send({ type: 'search.filter', filters: { kind: null } });
+    expect(actor.getSnapshot().hasTag('empty')).toBe(true);
+    expect(asked).toHaveLength(3);
     vi.useRealTimers();
   });
 

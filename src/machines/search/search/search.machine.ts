@@ -6,8 +6,9 @@
 // actor pages back to it, as a jump to a quote does); a thread reply opens it at the root, and the thread waits
 // (`thread`) for the open conversation to show it — or until the chats actor selects another conversation, so a
 // choice whose chat never opened is not shown later when that chat is opened by hand. Filters (`search.filter`:
-// person, chat, kind, days) stay while one types and search again at once when a query is there; an answer counts
-// only for the query and filters now set.
+// person, chat, kind, days) stay while one types and search again at once when a query is there, or with an empty
+// field when one of them lists without words (a person, a kind, a date); an answer counts only for the query and
+// filters now set.
 import { assign, type EventObject, enqueueActions, fromCallback, setup } from 'xstate';
 import type { SearchResult } from '../../../contract/entities';
 import { failureMessage } from '../../../contract/failure';
@@ -22,6 +23,7 @@ import {
   type SearchContext,
   type SearchEffects,
   type SearchEvent,
+  type SearchFilters,
   type SearchRequest,
 } from './search.protocol';
 
@@ -35,6 +37,9 @@ const cleared = {
   error: null,
   filters: NO_FILTERS,
 } satisfies Partial<SearchContext>;
+
+/** Filters that list without words (the server's too): a person, a kind, a date. The chat alone is the chat. */
+const narrowing = (f: SearchFilters) => Boolean(f.from || f.kind || f.since || f.until);
 
 /** What makes two requests ask the same (the page cursor aside). */
 const asking = (r: SearchRequest) => JSON.stringify([r.q, r.conversationId, r.from, r.kind, r.since, r.until]);
@@ -84,8 +89,14 @@ export const searchMachine = setup({
   },
   delays: { debounce: TIMINGS.searchDebounceMs },
   guards: {
-    blank: ({ event }) => event.type === 'search.input' && event.text.trim() === '',
-    blankQuery: ({ context }) => context.query.trim() === '',
+    /** The field emptied and no filter lists without words: nothing to ask. */
+    blank: ({ context, event }) =>
+      event.type === 'search.input' && event.text.trim() === '' && !narrowing(context.filters),
+    /** A filter set or dropped with the field empty, and none left that lists without words. */
+    blankQuery: ({ context, event }) =>
+      event.type === 'search.filter' &&
+      context.query.trim() === '' &&
+      !narrowing({ ...context.filters, ...event.filters }),
     sameText: ({ context, event }) => event.type === 'search.input' && event.text === context.query,
     answersQuery: ({ context }, answer: SearchAnswer) => answers(context, answer),
     answersWithNothing: ({ context }, answer: SearchAnswer) => answers(context, answer) && answer.results.length === 0,
