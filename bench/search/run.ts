@@ -131,7 +131,19 @@ async function queryPhase() {
       until: day(seed.span.last),
     })),
   ]);
-  const kinds = { history, ...words, ...filters };
+  // No words, a filter alone (GET /api/search with q empty): the messages themselves, newest first, that pass it.
+  const bare = (name: string, params: (i: number) => Record<string, string>) =>
+    [name, words.oneWord.map((_, i) => `${origin}/search?${new URLSearchParams(params(i))}`)] as const;
+  const unworded = Object.fromEntries([
+    bare('no words, from', () => ({ from: seed.peer })),
+    bare('no words, chat and from', (i) => ({
+      conversationId: seed.mine[i % seed.mine.length] as string,
+      from: seed.peer,
+    })),
+    bare('no words, photo', () => ({ kind: 'photo' })),
+    bare('no words, until first day', () => ({ until: day(seed.span.first) })),
+  ]);
+  const kinds = { history, ...words, ...filters, ...unworded };
   // Warm-up: the first search indexes the seeded backlog; the next ones read the index pages and compile the statements.
   for (const q of kinds.oneWord.slice(0, 20)) await ask(q);
   const rows: { kind: string; p50: number; p95: number; results: number }[] = [];
@@ -239,6 +251,12 @@ if (phases.includes('queries')) {
   const worstFiltered = Math.max(...withFilters.map((r) => r.p95));
   console.log(
     `filtered p95 ${ms(worstFiltered)} (worst of ${withFilters.length} filters) next to unfiltered one word ${ms(one?.p95 ?? 0)}: ${(worstFiltered / (one?.p95 || 1)).toFixed(2)}×`,
+  );
+  const bareRows = rows.filter((r) => r.kind.startsWith('no words, '));
+  const worstBare = Math.max(...bareRows.map((r) => r.p95));
+  const page = rows.find((r) => r.kind === 'history');
+  console.log(
+    `without words p95 ${ms(worstBare)} (worst of ${bareRows.length}) next to a history page's ${ms(page?.p95 ?? 0)}: ${(worstBare / (page?.p95 || 1)).toFixed(2)}×`,
   );
 }
 let lastSendCpuUs = 0;

@@ -12,7 +12,7 @@ import { badRequest, notFound } from '../http/errors';
 import { MESSAGE_NOT_FOUND } from '../messages/delete-message';
 import type { RealtimeHub } from '../realtime/hub';
 import type { Accounts } from './accounts';
-import { notHiddenBy } from '../messages/hide-messages';
+import { notHiddenBy } from '../messages/not-hidden';
 
 export const CONTEXT_MESSAGES = 5;
 const EXCERPT_LENGTH = 120;

@@ -12,7 +12,7 @@ import type { Blocks } from '../users/blocks';
 import { PUBLIC_USER_COLUMNS, toPublicUser } from '../users/user-view';
 import { isDefaultSettings, settingsOf } from './chat-settings-view';
 import { memberListsOf } from './membership';
-import { notHiddenBy } from '../messages/hide-messages';
+import { notHiddenBy } from '../messages/not-hidden';
 
 /** What entries are built from: the database, and presence for the participants' online flag. */
 export interface ViewDeps {

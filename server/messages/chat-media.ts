@@ -18,7 +18,7 @@ import type { Database } from '../db/database';
 import { CHAT_MEDIA_INDEXES } from '../db/migrations/049_chat_media';
 import { badRequest } from '../http/errors';
 import { type MessageRow, toMessages } from './message-view';
-import { notHiddenBy } from './hide-messages';
+import { notHiddenBy } from './not-hidden';
 
 /** Types whose text a link may be in (not a call, a SYSTEM entry, a poll's question or ciphertext). */
 const LINK_TYPES = ['TEXT', 'IMAGE', 'FILE'];

@@ -1,20 +1,12 @@
 // «Удалить у меня» / «Скрыть у себя» (docs/behaviour.md §10.19): messages hidden for one person on every device, or
 // shown again. Any visible message of a conversation the person is in; anything else is «not found» and nothing
 // changes. Only the person's own tabs hear of it.
-import { sql } from 'kysely';
 import type { ConversationListCache } from '../conversations/list-cache';
 import { memberIds } from '../conversations/membership';
 import type { Database } from '../db/database';
 import { notFound } from '../http/errors';
 import type { RealtimeHub } from '../realtime/hub';
 import { MESSAGE_NOT_FOUND } from './delete-message';
-
-/**
- * Not a message `userId` hid for themselves: a probe of hidden_messages' key per row, usually empty. `messageId` is
- * the column holding the message's id in the query it joins (every read that lists messages to their reader uses it).
- */
-export const notHiddenBy = (userId: string, messageId: string) =>
-  sql<boolean>`NOT EXISTS (SELECT 1 FROM hidden_messages h WHERE h.message_id = ${sql.ref(messageId)} AND h.user_id = ${userId})`;
 
 export interface HideDeps {
   db: Database;

@@ -5,7 +5,7 @@ import { dayStartMs } from '../../src/contract/local-day';
 import { memberOf } from '../conversations/membership';
 import type { Database } from '../db/database';
 import { badRequest } from '../http/errors';
-import { notHiddenBy } from './hide-messages';
+import { notHiddenBy } from './not-hidden';
 
 /** The start of `day` (+ `plusDays`) in the zone `offset` minutes east of UTC, as the ISO text created_at holds. */
 export function dayStartIso(day: string, offset: number, plusDays = 0): string {

@@ -11,7 +11,7 @@ import { messageAtDate } from './message-at-date';
 import { createPins } from './message-pins';
 import { toMessages } from './message-view';
 import { createMessageSender } from './send-message';
-import { notHiddenBy } from './hide-messages';
+import { notHiddenBy } from './not-hidden';
 
 /** How far back of the server's now an answer of deletions reaches again next time (writes still landing). */
 const DELETIONS_SETTLE_MS = 5_000;

@@ -10,7 +10,7 @@ import { contractRoute, type PreHandler } from '../http/contract-route';
 import { badRequest, HttpError } from '../http/errors';
 import { dayStartIso } from '../messages/message-at-date';
 import { type MessageRow, toMessages } from '../messages/message-view';
-import { notHiddenBy } from '../messages/hide-messages';
+import { notHiddenBy } from '../messages/not-hidden';
 import { messageExcerpt } from './excerpt';
 import { fts5Match, tsQuery } from './index-syntax';
 import { parseQuery } from './morphology';

@@ -10,7 +10,7 @@ import { badRequest, forbidden } from '../http/errors';
 import { toMessages } from '../messages/message-view';
 import { threadRootFor } from './thread-access';
 import { followedThreads, isFollowing, readUpTo, setFollowing } from './thread-follows';
-import { notHiddenBy } from '../messages/hide-messages';
+import { notHiddenBy } from '../messages/not-hidden';
 
 export const threadsRoutes = fp(
   async (app) => {
