@@ -89,6 +89,8 @@ describe('runtime: api ↔ session', () => {
       async () => Promise.reject(new RequestFailure(null, null)),
       async () => ({ accessToken: 'a1', refreshToken: 'r1' }),
     ];
+    // The session the runtime starts from is the stored one.
+    localStorage.setItem('beseda.session', JSON.stringify(storedSession));
     const { runtime, refreshes } = runtimeWith(() => (answers.shift() as () => Promise<never>)());
     const request = runtime.services.api.call('contacts', { query: { filter: 'accepted' } });
     await vi.waitFor(() => expect(refreshes()).toBe(1));
@@ -104,6 +106,23 @@ describe('runtime: api ↔ session', () => {
     expect(refreshes()).toBe(3);
     expect(await request).toEqual({ contacts: [] });
     expect(JSON.parse(localStorage.getItem('beseda.session')!).refreshToken).toBe('r1');
+  });
+
+  it('a profile update keeps the tokens another tab stored meanwhile: only the user is written over them', async () => {
+    serverAccepting('a0');
+    localStorage.setItem('beseda.session', JSON.stringify(storedSession));
+    const { runtime } = runtimeWith(async () => ({ accessToken: 'a1', refreshToken: 'r1' }));
+    const session = runtime.app.getSnapshot().context.session;
+    // Another tab rotates the sign-in and stores it; this tab has not heard of it yet (the storage event is on its way).
+    localStorage.setItem('beseda.session', JSON.stringify({ ...storedSession, accessToken: 'a9', refreshToken: 'r9' }));
+    session.send({ type: 'session.userUpdated', user: { ...storedSession.user, displayName: 'Анна Н.' } });
+    const stored = JSON.parse(localStorage.getItem('beseda.session')!);
+    expect(stored).toMatchObject({ accessToken: 'a9', refreshToken: 'r9' });
+    expect(stored.user.displayName).toBe('Анна Н.');
+    // Asked to refresh, this tab takes the stored tokens rather than present its rotated one.
+    session.send({ type: 'session.refresh' });
+    await vi.waitFor(() => expect(session.getSnapshot().context.session?.refreshToken).toBe('r9'));
+    expect(JSON.parse(localStorage.getItem('beseda.session')!).refreshToken).toBe('r9');
   });
 
   it('replacing one service keeps every other service real: the restored session refetches /status/me', async () => {

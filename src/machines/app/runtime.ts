@@ -36,11 +36,23 @@ export function createRuntime(options: RuntimeOptions): Runtime {
   });
   app.start();
 
-  let persisted: Session | null | undefined;
-  app.getSnapshot().context.session.subscribe((s) => {
-    if (s.context.session === persisted) return;
-    persisted = s.context.session;
-    services.sessionStore.save(persisted);
+  // The session goes to storage for a reload and for the other tabs. A change of the user alone (a profile update)
+  // leaves the stored tokens as they are: another tab may have rotated them meanwhile (shared-refresh.ts), and this
+  // tab's older ones written over them would hand every tab a token the server has already rotated, whose next
+  // presentation ends the sign-in for all of them.
+  const sessionActor = app.getSnapshot().context.session;
+  let persisted: Session | null = sessionActor.getSnapshot().context.session;
+  sessionActor.subscribe((s) => {
+    const next = s.context.session;
+    if (next === persisted) return;
+    const userOnly =
+      next !== null &&
+      persisted !== null &&
+      next.accessToken === persisted.accessToken &&
+      next.refreshToken === persisted.refreshToken;
+    persisted = next;
+    const stored = userOnly ? services.sessionStore.load() : null;
+    services.sessionStore.save(next && stored?.user.id === next.user.id ? { ...stored, user: next.user } : next);
   });
   return { app, services };
 }
