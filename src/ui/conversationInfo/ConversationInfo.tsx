@@ -167,7 +167,9 @@ export function ConversationInfo(props: ConversationInfoViewProps) {
               </button>
             </div>
           )}
-          {props.media && <ChatMediaSection key={props.media.conversationId} {...props.media} />}
+          {/* Keyed apart from its sibling «Ссылки на звонки», whose key is the bare conversation id: two siblings of
+              one key made React draw that section again on each update. */}
+          {props.media && <ChatMediaSection key={`media-${props.media.conversationId}`} {...props.media} />}
           {view.isGroup && (
             <>
               {view.canManage && !props.renaming && !props.adding && (
