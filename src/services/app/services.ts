@@ -17,6 +17,7 @@ import { soundLater } from './sound-later';
 import { memoryRouter, type RouterService } from './router';
 import type { SocketConnector } from '../realtime/socket.actor';
 import { requestRefresh, type SessionRef } from '../../machines/session/session/session.protocol';
+import { writeFolderTab } from '../folders/folder-tab';
 
 export interface Services {
   /** The authenticated REST client (bearer token, one refresh and one repeat after a 401). */
@@ -104,6 +105,8 @@ function lazyOfflineCache(
     clear: async (userId) => {
       kept.outboxStore.clear(userId);
       kept.draftStore.clear(userId);
+      // The folder tab names one of the user's folders: the next person at this browser starts at «Все чаты».
+      writeFolderTab(null);
       // Secret chats' keys and kept plaintexts go too, and their worker stops (its code loads only for this).
       const secrets = import('../secretChats/crypto/worker-client').then((m) => m.clearSecrets(userId));
       const positions = import('../historyImport/positions').then((m) => m.clearImportPositions(userId));

@@ -1,26 +1,17 @@
-// The chat folders' effects: the routes under /api/folders over the API client, and the tab chosen on this device in
-// localStorage (not synced: each device keeps its own, docs/behaviour.md §10.47).
+// The chat folders' effects: the routes under /api/folders over the API client, and the tab chosen on this device
+// (./folder-tab.ts).
 import { fromPromise } from 'xstate';
 import type { ChatFolderData, FolderDraft } from '../../contract/chat-folders';
 import { type FoldersEffects, foldersMachine } from '../../machines/folders/folders/folders.machine';
 import type { Services } from '../app/services';
-
-export const FOLDER_TAB_KEY = 'beseda.folderTab';
-
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    return null;
-  }
-}
+import { readFolderTab, writeFolderTab } from './folder-tab';
 
 export const wireFolders = (s: Services) =>
   foldersMachine.provide({
     actors: {
       loadFolders: fromPromise(async () => ({
         folders: (await s.api.call('folders')).folders,
-        tab: storage()?.getItem(FOLDER_TAB_KEY) ?? null,
+        tab: readFolderTab(),
       })),
       saveFolder: fromPromise<ChatFolderData, { id: string | null; draft: FolderDraft }>(async ({ input }) =>
         input.id === null
@@ -34,13 +25,6 @@ export const wireFolders = (s: Services) =>
       orderFolders: fromPromise<ChatFolderData[], { ids: string[] }>(
         async ({ input }) => (await s.api.call('reorderFolders', { body: { ids: input.ids } })).folders,
       ),
-      storeTab: fromPromise<unknown, { id: string | null }>(async ({ input }) => {
-        try {
-          if (input.id === null) storage()?.removeItem(FOLDER_TAB_KEY);
-          else storage()?.setItem(FOLDER_TAB_KEY, input.id);
-        } catch {
-          /* storage full or off: the choice lasts this page view */
-        }
-      }),
+      storeTab: fromPromise<unknown, { id: string | null }>(async ({ input }) => writeFolderTab(input.id)),
     } satisfies FoldersEffects,
   });
