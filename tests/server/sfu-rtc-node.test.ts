@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RustParticipant } from '../../e2e/sfu-page/rust-client';
 import { type Sfu, startSfu } from '../../server/sfu/index';
 import type { SfuTransport } from '../../server/sfu/session/peer';
+import { within } from './within';
 
 const apiKey = 'APIrustnode';
 const apiSecret = 'rust-node-test-secret-0123456789-0123456789';
@@ -49,9 +50,9 @@ describe.each(transports)('embedded SFU with @livekit/rtc-node clients (%s)', (t
   }
 
   it('forwards audio, video and data between Rust SDK participants', { timeout: 60_000 }, async () => {
-    const a = await join('rust-a');
-    const b = await join('rust-b');
-    await a.publishToneAndPattern();
+    const a = await within(15_000, 'rust-a joined', join('rust-a'));
+    const b = await within(15_000, 'rust-b joined', join('rust-b'));
+    await within(15_000, 'rust-a published', a.publishToneAndPattern());
 
     await expect
       .poll(() => b.received.videoFrames.get('rust-a:video')?.frames ?? 0, { timeout: 20_000 })
@@ -60,17 +61,21 @@ describe.each(transports)('embedded SFU with @livekit/rtc-node clients (%s)', (t
     await expect.poll(() => b.received.audioPeak.get('rust-a:audio') ?? 0, { timeout: 20_000 }).toBeGreaterThan(1000);
 
     // A late joiner receives what is already flowing.
-    const c = await join('rust-c');
+    const c = await within(15_000, 'rust-c joined', join('rust-c'));
     await expect
       .poll(() => c.received.videoFrames.get('rust-a:video')?.frames ?? 0, { timeout: 20_000 })
       .toBeGreaterThan(5);
 
     // Data addressed to one participant reaches only that one.
-    await a.room.localParticipant?.publishData(new TextEncoder().encode('only for c'), {
-      reliable: true,
-      destination_identities: ['rust-c'],
-    });
-    await a.publishText('for everyone');
+    await within(
+      10_000,
+      'data for c sent',
+      a.room.localParticipant?.publishData(new TextEncoder().encode('only for c'), {
+        reliable: true,
+        destination_identities: ['rust-c'],
+      }) ?? Promise.resolve(),
+    );
+    await within(10_000, 'data for everyone sent', a.publishText('for everyone'));
     await expect.poll(() => b.received.data).toContainEqual({ from: 'rust-a', text: 'for everyone' });
     await expect.poll(() => c.received.data).toContainEqual({ from: 'rust-a', text: 'only for c' });
     expect(b.received.data).not.toContainEqual({ from: 'rust-a', text: 'only for c' });
@@ -82,16 +87,20 @@ describe.each(transports)('embedded SFU with @livekit/rtc-node clients (%s)', (t
       ),
     );
     const audioPub = [...(a.room.localParticipant?.trackPublications.values() ?? [])].find((p) => p.name === 'tone');
-    await a.room.localParticipant?.unpublishTrack(audioPub?.sid ?? '');
-    expect(await unpublished).toBe('rust-a:tone');
+    await within(
+      10_000,
+      'the tone unpublished',
+      a.room.localParticipant?.unpublishTrack(audioPub?.sid ?? '') ?? Promise.resolve(),
+    );
+    expect(await within(10_000, 'b saw the unpublish', unpublished)).toBe('rust-a:tone');
     expect(sfu.rooms.get('rust-room')?.findTrack(audioPub?.sid ?? '')).toBeUndefined();
 
     // Leave is seen by the others.
     const left = new Promise<string>((resolve) =>
       b.room.on(RoomEvent.ParticipantDisconnected, (p: RemoteParticipant) => resolve(p.identity)),
     );
-    await c.close();
-    expect(await left).toBe('rust-c');
+    await within(10_000, 'rust-c left', c.close());
+    expect(await within(10_000, 'b saw rust-c leave', left)).toBe('rust-c');
     await expect.poll(() => sfu.rooms.get('rust-room')?.participants.size).toBe(2);
   });
 

@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as werift from 'werift';
 import WebSocket from 'ws';
 import { startSfu } from '../../server/sfu/index';
+import { within } from './within';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const apiKey = 'APIsockets';
@@ -120,22 +121,6 @@ function flood(ports: readonly number[]): { sent: (atLeast: number) => Promise<v
   return { sent: (atLeast) => new Promise((resolve) => waiting.push({ atLeast, resolve })), stop };
 }
 
-/**
- * A step that must settle within `ms`, or fails naming itself: this test once ran into its own time limit in a
- * fresh clone under load without saying which step hung (the step polls above already say so).
- */
-async function within<T>(ms: number, step: string, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`not within ${ms} ms: ${step}`)), ms);
-  });
-  try {
-    return await Promise.race([p, limit]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 describe.skipIf(!existsSync('/proc/net/udp'))('a media worker closes its UDP sockets before it is terminated', () => {
   it('terminate(i) and close() find none of its sockets open', { timeout: 60_000 }, async () => {
     const sfu = await startSfu({
@@ -209,12 +194,19 @@ describe.skipIf(!existsSync('/proc/net/udp'))('a media worker closes its UDP soc
     expect(workers.placement().get('doomed')).toBe(0);
     const thread = worker as Worker | null;
     if (!thread) throw new Error('the join did not reach the worker');
-    const boundAtError = new Promise<number[]>((resolve) =>
+    const boundAtError = new Promise<number[]>((resolve, reject) => {
       thread.once('error', () => {
         const bound = boundUdpPorts();
         resolve(client.ports.filter((p) => bound.has(p)));
-      }),
-    );
+      });
+      // Should the handler not throw (the room gone from the worker, say), the worker answers: fail saying so rather
+      // than wait out the limit.
+      thread.on('message', (m: { t?: string; req?: number; value?: unknown }) => {
+        if (m.t === 'reply' && m.req === 0)
+          reject(new Error(`the worker answered the remove (${String(m.value)}) instead of dying of it`));
+      });
+      thread.once('exit', (code) => reject(new Error(`the worker exited (${code}) without an error`)));
+    });
     // A message its handler throws on (no list of identities), as a bug in a room would: the thread dies of it.
     thread.postMessage({ t: 'remove', req: 0, room: 'doomed', identities: null });
     expect(await within(30_000, "the worker's error reached the pool", boundAtError)).toEqual([]);
