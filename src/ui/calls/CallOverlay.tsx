@@ -2,7 +2,7 @@
 // video conference. It renders nothing until the room's token and url exist. While the other side is being
 // rung the header says so and offers to cancel; closing the view ends the call.
 import { useSelector } from '@xstate/react';
-import { type ComponentType, type ReactNode, Suspense, useEffect, useRef } from 'react';
+import { type ComponentType, type ReactNode, Suspense, useLayoutEffect, useRef } from 'react';
 import { useSessionActor } from '../app/RuntimeContext';
 import { useLateSessionActor } from '../app/useOwnedActor';
 import { useChatEntry } from '../shared/useChatList';
@@ -146,7 +146,7 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
       noise={props.noise ?? null}
     />
   );
-  useEffect(() => {
+  useLayoutEffect(() => {
     const before = document.activeElement as HTMLElement | null;
     dialog.current?.focus();
     return () => {

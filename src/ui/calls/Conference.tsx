@@ -40,7 +40,7 @@ import {
   VideoTrack,
 } from '@livekit/components-react';
 import { DisconnectReason, type LocalAudioTrack, type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
-import { createContext, type FormEvent, useContext, useEffect, useId, useRef, useState } from 'react';
+import { createContext, type FormEvent, useContext, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { GUEST_IDENTITY_PREFIX, isGuestIdentity, leadsRekey } from '../../contract/guest-rules';
 import { useMediaQuery } from '../shared/useMediaQuery';
 import type { ConversationChat } from './call-chat';
@@ -684,7 +684,7 @@ function CallChat(props: {
   const [draft, setDraft] = useState('');
   const list = useRef<HTMLUListElement>(null);
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     input.current?.focus();
   }, []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when a message arrives

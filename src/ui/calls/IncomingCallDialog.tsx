@@ -3,7 +3,7 @@
 // cold or slow load shows its buttons at once. It takes focus when it appears (an urgent interruption, announced as an
 // alert dialog), Enter on it answers (as the announcement says, docs/behaviour.md §10.48), Escape declines, and focus
 // goes back where it was when it closes.
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { avatarColour, avatarFace } from '../../contract/format';
 import { ChatAvatar } from '../shared/ChatAvatar';
 
@@ -18,7 +18,7 @@ export interface IncomingCallDialogProps {
 
 export function IncomingCallDialog(props: IncomingCallDialogProps) {
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const before = document.activeElement as HTMLElement | null;
     box.current?.focus();
     return () => {

@@ -3,7 +3,7 @@
 // the list, and the header's back button (<ChatsBackButton />, shown only there) returns too. The off-screen panel
 // is inert, so neither Tab nor a screen reader lands in it. `data-wide` is set when the conversation pane is at
 // least 900 px wide. Children reach the layout through useChatsShell().
-import { type ReactNode, type TouchEventHandler, useCallback, useEffect, useRef } from 'react';
+import { type ReactNode, type TouchEventHandler, useCallback, useLayoutEffect, useRef } from 'react';
 import type { ChatsPanel } from '../../machines/chats/chatsLayout/chatsLayout.protocol';
 import { type ChatsShellApi, ChatsShellContext } from '../shared/chats-shell-context';
 import { useChatsLayout } from './useChatsLayout';
@@ -63,7 +63,7 @@ export function ChatsShellView(props: ChatsShellViewProps) {
 
   // After a slide, focus moves into the panel that came in (the one it was in is now inert).
   const shown = useRef(panel);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (shown.current === panel) return;
     shown.current = panel;
     if (!narrow) return;

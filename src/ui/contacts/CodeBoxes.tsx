@@ -1,6 +1,6 @@
 // The four EBLID boxes (docs/behaviour.md §5), one group to a screen reader ('EBLID'). What each key does is the
 // contactCode actor's business; this only reports it and puts the focus where the actor says.
-import { type ClipboardEvent, type KeyboardEvent, useEffect, useRef } from 'react';
+import { type ClipboardEvent, type KeyboardEvent, useLayoutEffect, useRef } from 'react';
 import './contacts.css';
 
 export interface CodeBoxesProps {
@@ -20,7 +20,7 @@ export function CodeBoxes(props: CodeBoxesProps) {
   const boxes = useRef<(HTMLInputElement | null)[]>([]);
 
   // Follow the actor's focus only while the user is in these boxes (another panel may share the actor).
-  useEffect(() => {
+  useLayoutEffect(() => {
     const box = boxes.current[props.focus];
     if (box && group.current?.contains(document.activeElement) && document.activeElement !== box) box.focus();
   }, [props.focus]);

@@ -1,7 +1,7 @@
 // The image lightbox (docs/behaviour.md §2): one image at a time with previous/next (wrapping), close, zoom minus / 100 % /
 // plus; Escape closes, ← and → move, + − 0 zoom. A modal dialog: focus moves in, Tab stays inside, and focus goes
 // back where it was when it closes.
-import { type KeyboardEvent, type MouseEvent, useEffect, useRef } from 'react';
+import { type KeyboardEvent, type MouseEvent, useLayoutEffect, useRef } from 'react';
 import type { LightboxItem } from '../../machines/conversation/lightbox/lightbox.protocol';
 import { FILE_UNREADABLE } from '../../machines/secretChats/secretChat/secretChat.protocol';
 import { useLightbox } from './useLightbox';
@@ -44,7 +44,7 @@ export function LightboxView(props: LightboxViewProps) {
   const closeButton = useRef<HTMLButtonElement>(null);
 
   // Focus in on open, back to the opener (the image in the message list) on close.
-  useEffect(() => {
+  useLayoutEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     closeButton.current?.focus();
     return () => {

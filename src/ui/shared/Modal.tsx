@@ -1,6 +1,6 @@
 // A modal dialog: labelled by its title, focus moved inside on open and back where it was on close, Tab kept
 // inside, Escape and the backdrop close it. Rendered into <body> so it sits above every pane.
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useId, useLayoutEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import './modal.css';
 
@@ -21,7 +21,7 @@ export function Modal({ title, onClose, children, className }: ModalProps) {
   const close = useRef(onClose);
   close.current = onClose;
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     // The first control of the content, else the close button.
     const first =
