@@ -16,7 +16,8 @@ const clock: Clock = {
 };
 const config = loadConfig(process.env, {
   host: '127.0.0.1',
-  logLevel: 'silent',
+  // Warnings reach the test's output (e2e/server.ts passes them on): a refused refresh says why there.
+  logLevel: 'warn',
   databaseUrl: null,
   s3: null,
   backup: BACKUPS_OFF,

@@ -106,14 +106,24 @@ export async function startRestartableServer(options: { clientDir?: string } = {
           CLIENT_DIR: options.clientDir ?? path.resolve('dist'),
           E2E_CLOCK_AHEAD_MS: String(aheadMs),
         },
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
       proc = started;
+      // Through this process's stderr, so Playwright files the server's warnings under the test that was running.
+      started.stderr?.on('data', (d: Buffer) => process.stderr.write(d));
       await new Promise<void>((resolve, reject) => {
         let out = '';
+        let listening = false;
         started.stdout?.on('data', (d: Buffer) => {
+          if (listening) {
+            process.stderr.write(d);
+            return;
+          }
           out += d.toString();
-          if (/listening \d+/.test(out)) resolve();
+          if (/listening \d+/.test(out)) {
+            listening = true;
+            resolve();
+          }
         });
         started.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
       });

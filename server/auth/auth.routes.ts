@@ -282,6 +282,9 @@ export const authRoutes = fp(
         clock,
       );
       if (!r.ok) {
+        // Said at warn: a reuse ends a sign-in on every device, and the log is where an operator asked «why was I
+        // signed out?» looks (the token itself is never logged).
+        app.log.warn({ reason: r.reason, session: r.ended ?? null }, 'refresh token refused');
         if (r.ended) await signIns.end(r.ended);
         throw unauthorized(REFRESH_REFUSED);
       }

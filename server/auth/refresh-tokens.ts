@@ -48,8 +48,13 @@ export async function issueRefreshToken(
 
 export type RotateResult =
   | { ok: true; userId: string; token: string; familyId: string }
-  /** `ended`: the sign-in this refused token belonged to, when the refusal ended it (reuse, end of its lifetime). */
-  | { ok: false; ended?: string };
+  /**
+   * `ended`: the sign-in this refused token belonged to, when the refusal ended it (reuse, end of its lifetime);
+   * `reason`: why, for the server's log (a reuse is how a stolen token, or an answer that never arrived, shows).
+   */
+  | { ok: false; reason: RefusalReason; ended?: string };
+
+export type RefusalReason = 'unknown' | 'reused' | 'expired' | 'signedOut' | 'lifetime' | 'concurrent';
 
 export async function rotateRefreshToken(
   db: Database,
@@ -62,13 +67,13 @@ export async function rotateRefreshToken(
   // or fall together, so a sign-out between them cannot leave a new token behind (docs/accounts.md).
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
-    if (!row) return { ok: false };
+    if (!row) return { ok: false, reason: 'unknown' };
     const now = new Date(clock.now()).toISOString();
     if (row.revoked_at) {
       await revokeFamily(trx, row.family_id, clock);
-      return { ok: false, ended: row.family_id };
+      return { ok: false, reason: 'reused', ended: row.family_id };
     }
-    if (row.expires_at <= now) return { ok: false };
+    if (row.expires_at <= now) return { ok: false, reason: 'expired' };
     // Touching the sign-in locks its row (PostgreSQL) until commit, and signIns.end deletes that row before it
     // revokes: an ending either waits for this rotation and then revokes the token made here, or came first and
     // the sign-in is gone. A token whose sign-in has ended is refused with its whole family.
@@ -81,7 +86,7 @@ export async function rotateRefreshToken(
       .executeTakeFirst();
     if (!signIn) {
       await revokeFamily(trx, row.family_id, clock);
-      return { ok: false, ended: row.family_id };
+      return { ok: false, reason: 'signedOut', ended: row.family_id };
     }
     // The family's first token marks the sign-in; rows are never deleted while the family is alive.
     const first = await trx
@@ -92,7 +97,7 @@ export async function rotateRefreshToken(
     const endsAt = Date.parse(String(first?.started ?? row.created_at)) + life.maxAgeSec * 1000;
     if (endsAt <= clock.now()) {
       await revokeFamily(trx, row.family_id, clock);
-      return { ok: false, ended: row.family_id };
+      return { ok: false, reason: 'lifetime', ended: row.family_id };
     }
     // Conditional update: of two concurrent uses only one wins; the loser counts as reuse.
     const res = await trx
@@ -103,7 +108,7 @@ export async function rotateRefreshToken(
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) {
       await revokeFamily(trx, row.family_id, clock);
-      return { ok: false, ended: row.family_id };
+      return { ok: false, reason: 'concurrent', ended: row.family_id };
     }
     const next = await issueRefreshToken(trx, row.user_id, life.ttlSec, { id: row.family_id, endsAt }, clock);
     return { ok: true, userId: row.user_id, token: next.token, familyId: next.familyId };

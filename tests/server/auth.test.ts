@@ -139,6 +139,32 @@ describe('sign-in and sessions', () => {
     expect(next.status).toBe(401);
   });
 
+  it("logs each refused refresh with its reason and sign-in, never the token (the operator's «why was I signed out?»)", async () => {
+    const lines: string[] = [];
+    const logged = await startTestServer(
+      { logLevel: 'warn' },
+      { logStream: { write: (line) => void lines.push(line) } },
+    );
+    try {
+      const api = client(logged.url);
+      const u = await api.user('logged');
+      const rotated = await api.post('/api/auth/refresh', { refreshToken: u.refreshToken });
+      expect(rotated.status).toBe(200);
+      expect((await api.post('/api/auth/refresh', { refreshToken: 'y'.repeat(43) })).status).toBe(401);
+      expect((await api.post('/api/auth/refresh', { refreshToken: u.refreshToken })).status).toBe(401);
+      const refusals = lines
+        .map((line) => JSON.parse(line) as { msg: string; reason?: string; session?: string | null })
+        .filter((entry) => entry.msg === 'refresh token refused');
+      expect(refusals.map(({ reason, session }) => ({ reason, session }))).toEqual([
+        { reason: 'unknown', session: null },
+        { reason: 'reused', session: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+      ]);
+      expect(lines.join('\n')).not.toContain(u.refreshToken);
+    } finally {
+      await logged.close();
+    }
+  });
+
   it('lets only one of two concurrent refreshes with the same token win', async () => {
     const u = await http.user('race');
     const [a, b] = await Promise.all([

@@ -3,7 +3,7 @@
 // a passive effect left a window, one task or more on a busy phone, where a key the person pressed at once reached the
 // page behind it: Escape went to the chat's thread panel and closed that instead of the dialog. The probe: a
 // MutationObserver's callback runs right after the task that inserted the dialog, before any later one.
-import { createElement, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IncomingCallDialog } from '../calls/IncomingCallDialog';
@@ -50,7 +50,9 @@ async function focusWhenShown(element: ReactElement, selector: string): Promise<
 describe('a dialog has the focus in the task that shows it', () => {
   it('Modal', async () => {
     const shown = await focusWhenShown(
-      createElement(Modal, { title: 'Сочетания клавиш', onClose: () => {} }, createElement('p', null, 'Ctrl+K')),
+      <Modal title="Сочетания клавиш" onClose={() => {}}>
+        <p>Ctrl+K</p>
+      </Modal>,
       '[role="dialog"]',
     );
     expect(shown).toEqual({ inside: true, on: expect.any(String) });
@@ -58,13 +60,13 @@ describe('a dialog has the focus in the task that shows it', () => {
 
   it('the incoming call', async () => {
     const shown = await focusWhenShown(
-      createElement(IncomingCallDialog, {
-        from: { id: 'u1', name: 'Анна' },
-        video: false,
-        onAccept: () => {},
-        onAcceptVideo: () => {},
-        onDecline: () => {},
-      }),
+      <IncomingCallDialog
+        from={{ id: 'u1', name: 'Анна' }}
+        video={false}
+        onAccept={() => {}}
+        onAcceptVideo={() => {}}
+        onDecline={() => {}}
+      />,
       '[role="alertdialog"]',
     );
     expect(shown).toEqual({ inside: true, on: expect.any(String) });
