@@ -19,6 +19,7 @@ import { CHAT_MEDIA_INDEXES } from '../db/migrations/049_chat_media';
 import { badRequest } from '../http/errors';
 import { type MessageRow, toMessages } from './message-view';
 import { notHiddenBy } from './not-hidden';
+import { seqBefore } from './page-cursor';
 
 /** Types whose text a link may be in (not a call, a SYSTEM entry, a poll's question or ciphertext). */
 const LINK_TYPES = ['TEXT', 'IMAGE', 'FILE'];
@@ -64,17 +65,7 @@ export async function chatMedia(
 ): Promise<{ items: ChatMediaItem[]; nextBefore: string | null }> {
   const me = await memberOf(db, r.conversationId, r.userId);
   if (await isSecret(db, r.conversationId)) throw badRequest(SECRET_IS_ENCRYPTED);
-  let beforeSeq: number | null = null;
-  if (r.before) {
-    const cursor = await db
-      .selectFrom('messages')
-      .select('seq')
-      .where('id', '=', r.before)
-      .where('conversation_id', '=', r.conversationId)
-      .executeTakeFirst();
-    if (!cursor) throw badRequest('before: сообщение не найдено в этой беседе');
-    beforeSeq = Number(cursor.seq);
-  }
+  let beforeSeq = r.before ? await seqBefore(db, r.before, { conversationId: r.conversationId }) : null;
   const found: { row: MessageRow; links: string[] }[] = [];
   let more = false;
   // One read of limit + 1 answers the other kinds; links read on past texts that only look like they have one.

@@ -4,14 +4,14 @@ import fp from 'fastify-plugin';
 import { LIMITS } from '../../src/contract/limits';
 import { memberOf } from '../conversations/membership';
 import { contractRoute } from '../http/contract-route';
-import { badRequest } from '../http/errors';
 import { chatMedia } from './chat-media';
 import { createMessageDeleter } from './delete-message';
 import { messageAtDate } from './message-at-date';
 import { createPins } from './message-pins';
 import { toMessages } from './message-view';
-import { createMessageSender } from './send-message';
 import { notHiddenBy } from './not-hidden';
+import { seqBefore } from './page-cursor';
+import { createMessageSender } from './send-message';
 
 /** How far back of the server's now an answer of deletions reaches again next time (writes still landing). */
 const DELETIONS_SETTLE_MS = 5_000;
@@ -36,16 +36,7 @@ export const messagesRoutes = fp(
         .$if(me.visibleFromSeq > 0, (x) => x.where('seq', '>', me.visibleFromSeq))
         .orderBy('seq', 'desc')
         .limit(query.limit + 1);
-      if (query.before) {
-        const cursor = await db
-          .selectFrom('messages')
-          .select('seq')
-          .where('id', '=', query.before)
-          .where('conversation_id', '=', params.id)
-          .executeTakeFirst();
-        if (!cursor) throw badRequest('before: сообщение не найдено в этой беседе');
-        q = q.where('seq', '<', cursor.seq);
-      }
+      if (query.before) q = q.where('seq', '<', await seqBefore(db, query.before, { conversationId: params.id }));
       const rows = await q.execute();
       const hasMore = rows.length > query.limit;
       const page = rows.slice(0, query.limit).reverse();

@@ -8,9 +8,10 @@ import { memberIds, memberOf } from '../conversations/membership';
 import { contractRoute } from '../http/contract-route';
 import { badRequest, forbidden } from '../http/errors';
 import { toMessages } from '../messages/message-view';
+import { notHiddenBy } from '../messages/not-hidden';
+import { seqBefore } from '../messages/page-cursor';
 import { threadRootFor } from './thread-access';
 import { followedThreads, isFollowing, readUpTo, setFollowing } from './thread-follows';
-import { notHiddenBy } from '../messages/not-hidden';
 
 export const threadsRoutes = fp(
   async (app) => {
@@ -26,16 +27,7 @@ export const threadsRoutes = fp(
         .where(notHiddenBy(userId, 'messages.id'))
         .orderBy('seq', 'desc')
         .limit(query.limit + 1);
-      if (query.before) {
-        const cursor = await db
-          .selectFrom('messages')
-          .select('seq')
-          .where('id', '=', query.before)
-          .where('thread_root_id', '=', root.id)
-          .executeTakeFirst();
-        if (!cursor) throw badRequest('before: сообщение не найдено в этом обсуждении');
-        q = q.where('seq', '<', cursor.seq);
-      }
+      if (query.before) q = q.where('seq', '<', await seqBefore(db, query.before, { threadRootId: root.id }));
       const [rows, following] = await Promise.all([q.execute(), isFollowing(db, root.id, userId)]);
       const hasMore = rows.length > query.limit;
       const page = rows.slice(0, query.limit).reverse();

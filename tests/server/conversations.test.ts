@@ -286,6 +286,11 @@ describe('messages', () => {
     expect(p3.body.hasMore).toBe(false);
     const all = await api.get(`/api/conversations/${c.id}/messages`, alice.accessToken);
     expect(all.body.messages).toHaveLength(25);
+    // An id from another of her chats is not a place in this one.
+    const elsewhere = await text(alice, (await direct(alice, bob)).id, 'в другом чате');
+    const crossed = await api.get(`/api/conversations/${c.id}/messages?before=${elsewhere.id}`, alice.accessToken);
+    expect(crossed.status).toBe(400);
+    expect(crossed.body.message).toBe('before: сообщение не найдено в этой беседе');
     for (const q of ['limit=0', 'limit=201', 'limit=abc', 'before=unknown', 'other=1']) {
       expect((await api.get(`/api/conversations/${c.id}/messages?${q}`, alice.accessToken)).status, q).toBe(400);
     }

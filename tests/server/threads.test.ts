@@ -102,6 +102,10 @@ describe('replies', () => {
     const second = await thread(anna, root.id, `?limit=10&before=${before}`);
     expect((second.body.messages as Msg[]).map((m) => m.content)).toEqual(['Ответ 1', 'Ответ 2', 'Ответ 3']);
     expect(second.body.hasMore).toBe(false);
+    // A message of the chat's main line is not a place in this thread.
+    const outside = await thread(anna, root.id, `?limit=10&before=${root.id}`);
+    expect(outside.status).toBe(400);
+    expect(outside.body.message).toBe('before: сообщение не найдено в этом обсуждении');
   });
 
   it('are idempotent by clientMessageId; a reply cannot be a root, nor come from another conversation', async () => {
