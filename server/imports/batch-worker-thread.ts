@@ -6,6 +6,7 @@
 // 'running' or the part rolls back. A message is committed with everything of it or not at all.
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
+import { filterTerms, indexDocument } from '../search/index-syntax';
 import { indexTerms, searchDocument } from '../search/morphology';
 import { registerSearchFunction } from '../search/search-index';
 import type { WorkerBatch, WorkerReply, WorkerRequest } from './batch-worker';
@@ -77,14 +78,21 @@ const prepared = new Map<number, Part[]>();
 
 /**
  * Stems each message — what search_terms() would compute (search-index.ts sqliteDocumentOf): a text message is its
- * content, any other kind adds its file's name — and cuts the batch into parts of `commitSize` messages, each its
- * own short transaction. Done before the first turn, outside the write lock.
+ * content, any other kind adds its file's name, then its sender, chat and kind — and cuts the batch into parts of
+ * `commitSize` messages, each its own short transaction. Done before the first turn, outside the write lock.
  */
 function stem(b: Pick<WorkerBatch, 'values' | 'names'>): (string | null)[] {
   return b.values.map((v) => {
     if (v.deleted_at != null || v.type === 'ENCRYPTED') return null;
     const names = v.type === 'TEXT' ? null : (b.names[v.id as string] ?? null);
-    return indexTerms(searchDocument(String(v.content ?? ''), names));
+    return indexDocument(
+      indexTerms(searchDocument(String(v.content ?? ''), names)),
+      filterTerms({
+        senderId: v.sender_id == null ? null : String(v.sender_id),
+        conversationId: String(v.conversation_id),
+        type: String(v.type),
+      }),
+    );
   });
 }
 

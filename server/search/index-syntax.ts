@@ -43,3 +43,22 @@ export function tsVector(terms: string): string {
     });
   return [...positions].map(([stem, at]) => `'${stem}':${at.join(',')}`).join(' ');
 }
+
+/**
+ * A message's sender, chat and kind as terms of its index document (`_s_…`, `_c_…`, `_t_image`), after its words: a
+ * filtered search intersects them with the words inside the index instead of walking every match of the words and
+ * testing each row (bench/README.md «Filtered queries»). `_` never occurs in a stem, so nothing a user types, not even
+ * a prefix, reaches them.
+ */
+export function filterTerms(m: { senderId: string | null; conversationId: string; type: string }): string {
+  const terms = [filterTerm('c', m.conversationId), filterTerm('t', m.type)];
+  if (m.senderId) terms.push(filterTerm('s', m.senderId));
+  return terms.join(' ');
+}
+
+export function filterTerm(kind: 's' | 'c' | 't', value: string): string {
+  return `_${kind}_${value.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+}
+
+/** A message's index document: its stems, then its filter terms. */
+export const indexDocument = (stems: string, filters: string) => (stems ? `${stems} ${filters}` : filters);

@@ -18,29 +18,49 @@
 import type SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { BACKGROUND_STATEMENT } from '../db/background';
-import { tsVector } from './index-syntax';
+import { filterTerms, indexDocument, tsVector } from './index-syntax';
 import { indexTerms, searchDocument } from './morphology';
 
-/** The SQL function the SQLite triggers call: (content, file names or null) → stems separated by spaces. */
+/**
+ * The SQL function the SQLite index is filled through: (content, file names or null[, sender, chat, type]) → stems
+ * separated by spaces, then the message's filter terms when it is given them (migration 052's documents; the two-
+ * argument form is the documents before it, for that migration's down).
+ */
 export const SEARCH_TERMS_FUNCTION = 'search_terms';
 
 export function registerSearchFunction(file: SQLite.Database): void {
-  file.function(SEARCH_TERMS_FUNCTION, { deterministic: true }, (content: unknown, names: unknown) =>
-    indexTerms(searchDocument(String(content ?? ''), names == null ? null : String(names))),
-  );
+  file.function(SEARCH_TERMS_FUNCTION, { deterministic: true, varargs: true }, (...args: unknown[]) => {
+    const [content, names, sender, conversation, type] = args;
+    const stems = indexTerms(searchDocument(String(content ?? ''), names == null ? null : String(names)));
+    if (args.length < 5) return stems;
+    return indexDocument(
+      stems,
+      filterTerms({
+        senderId: sender == null ? null : String(sender),
+        conversationId: String(conversation),
+        type: String(type),
+      }),
+    );
+  });
 }
 
 /** The names of message `alias`'s files, one per line (null for a text message, which has none). */
 const fileNamesOf = (alias: string) =>
   `CASE WHEN ${alias}.type = 'TEXT' THEN NULL ELSE (SELECT group_concat(u.original_name, char(10)) FROM message_attachments a JOIN uploads u ON u.id = a.upload_id WHERE a.message_id = ${alias}.id) END`;
 
-/** What the SQLite index holds for message `alias`. */
-export const sqliteDocumentOf = (alias: string) => `${SEARCH_TERMS_FUNCTION}(${alias}.content, ${fileNamesOf(alias)})`;
+/** What the SQLite index holds for message `alias`: its words, then its sender, chat and kind. */
+export const sqliteDocumentOf = (alias: string) =>
+  `${SEARCH_TERMS_FUNCTION}(${alias}.content, ${fileNamesOf(alias)}, ${alias}.sender_id, ${alias}.conversation_id, ${alias}.type)`;
+
+/**
+ * The FTS5 table. `_` is a token character: the filter terms (`_s_…`) stay one token each, and no stem has one.
+ * Contentless (the text is in messages already) with deletes; prefix indexes make "соб…" one lookup.
+ */
+export const SQLITE_SEARCH_TABLE = `CREATE VIRTUAL TABLE message_search USING fts5(terms, content='', contentless_delete=1, tokenize="unicode61 remove_diacritics 0 tokenchars '_'", prefix='2 3')`;
 
 /** Statements of the SQLite index: the FTS5 table, the backlog and the triggers that keep them (migration 005). */
 export const SQLITE_INDEX_DDL = [
-  // Contentless (the text is in messages already) with deletes; prefix indexes make "соб…" one lookup.
-  `CREATE VIRTUAL TABLE message_search USING fts5(terms, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0', prefix='2 3')`,
+  SQLITE_SEARCH_TABLE,
   'CREATE TABLE message_search_backlog (seq INTEGER PRIMARY KEY)',
   `CREATE TRIGGER message_search_insert AFTER INSERT ON messages WHEN new.deleted_at IS NULL BEGIN
      INSERT OR IGNORE INTO message_search_backlog (seq) VALUES (new.seq);
@@ -148,8 +168,15 @@ export async function drainBacklog(db: Kysely<any>, opts: { background?: boolean
       RETURNING seq`.execute(db);
     if (taken.length === 0) return total;
     total += taken.length;
-    const { rows } = await sql<{ seq: number; content: string; names: string | null }>`${mark}
-      SELECT m.seq, m.content,
+    const { rows } = await sql<{
+      seq: number;
+      content: string;
+      names: string | null;
+      sender_id: string | null;
+      conversation_id: string;
+      type: string;
+    }>`${mark}
+      SELECT m.seq, m.content, m.sender_id, m.conversation_id, m.type,
         CASE WHEN m.type = 'TEXT' THEN NULL ELSE (
           SELECT string_agg(u.original_name, chr(10) ORDER BY a.position) FROM message_attachments a
           JOIN uploads u ON u.id = a.upload_id WHERE a.message_id = m.id) END AS names
@@ -160,7 +187,21 @@ export async function drainBacklog(db: Kysely<any>, opts: { background?: boolean
     if (rows.length === 0) continue;
     await sql`${mark}
       INSERT INTO message_search (seq, terms)
-      SELECT s, t::tsvector FROM unnest(${rows.map((r) => r.seq)}::int[], ${rows.map((r) => tsVector(indexTerms(searchDocument(r.content, r.names))))}::text[]) AS x(s, t)
+      SELECT s, t::tsvector FROM unnest(${rows.map((r) => r.seq)}::int[], ${rows.map((r) => tsVector(postgresDocument(r)))}::text[]) AS x(s, t)
       ON CONFLICT (seq) DO UPDATE SET terms = excluded.terms`.execute(db);
   }
+}
+
+/** What the PostgreSQL index holds for a message: its words, then its sender, chat and kind. */
+export function postgresDocument(m: {
+  content: string;
+  names: string | null;
+  sender_id: string | null;
+  conversation_id: string;
+  type: string;
+}): string {
+  return indexDocument(
+    indexTerms(searchDocument(m.content, m.names)),
+    filterTerms({ senderId: m.sender_id, conversationId: m.conversation_id, type: m.type }),
+  );
 }

@@ -12,7 +12,7 @@ import { dayStartIso } from '../messages/message-at-date';
 import { type MessageRow, toMessages } from '../messages/message-view';
 import { notHiddenBy } from '../messages/not-hidden';
 import { messageExcerpt } from './excerpt';
-import { fts5Match, tsQuery } from './index-syntax';
+import { filterTerm, fts5Match, tsQuery } from './index-syntax';
 import { parseQuery } from './morphology';
 import { drainBacklog, drainSqliteBacklog } from './search-index';
 
@@ -64,6 +64,18 @@ function readable(f: Filter) {
       ${optional(f.conversationId !== undefined, sql`AND m.conversation_id = ${f.conversationId}`)}`;
 }
 
+/**
+ * The filters the index holds as terms of each message (index-syntax.ts filterTerms): the chat, the sender and a kind
+ * other than links. With them in the match the index intersects them with the words; the row conditions stay, exact.
+ */
+function indexedFilters(f: Filter): string[] {
+  const terms: string[] = [];
+  if (f.conversationId !== undefined) terms.push(filterTerm('c', f.conversationId));
+  if (f.senderId !== undefined) terms.push(filterTerm('s', f.senderId));
+  if (f.kind !== undefined && f.kind !== 'link') terms.push(filterTerm('t', TYPE_OF_KIND[f.kind]));
+  return terms;
+}
+
 /** FTS5 walks the matches newest first (rowid = seq, descending) and each is checked against the user's memberships. */
 function sqliteMatches(match: string, f: Filter) {
   return sql<MessageRow>`
@@ -107,7 +119,10 @@ export const narrows = (f: Pick<Filter, 'senderId' | 'kind' | 'since' | 'until'>
 export function searchStatement(postgres: boolean, q: string, f: Filter) {
   const parts = parseQuery(q);
   if (parts.length === 0) return unworded(f);
-  return postgres ? postgresMatches(tsQuery(parts), f) : sqliteMatches(fts5Match(parts), f);
+  const filters = indexedFilters(f);
+  return postgres
+    ? postgresMatches([tsQuery(parts), ...filters.map((t) => `'${t}'`)].join(' & '), f)
+    : sqliteMatches([fts5Match(parts), ...filters.map((t) => `"${t}"`)].join(' AND '), f);
 }
 
 export const searchRoutes = fp(

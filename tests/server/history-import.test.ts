@@ -253,6 +253,14 @@ describe('history import', () => {
     expect(found.body.results.map((r: { message: { content: string } }) => r.message.content)).toContain(
       'Смотри, какая собака!',
     );
+    // With the group's filter too: the import indexes its chat (and sender and kind) as the app's own sends do.
+    const inGroup = await api.get(
+      `/api/search?q=${encodeURIComponent('собаку')}&conversationId=${group}`,
+      carol.accessToken,
+    );
+    expect(inGroup.body.results.map((r: { message: { content: string } }) => r.message.content)).toContain(
+      'Смотри, какая собака!',
+    );
   });
 
   it('importing the same export again adds nothing', async () => {

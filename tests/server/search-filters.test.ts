@@ -5,6 +5,7 @@ import { type Kysely, sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database';
+import { filterTerm } from '../../server/search/index-syntax';
 import { searchStatement } from '../../server/search/search.routes';
 import { client, startTestServer, type TestServer } from './harness';
 import { type Api, befriend, type TestUser } from './socket-helpers';
@@ -161,6 +162,49 @@ describe('search filters', () => {
     expect(await found(gleb, { q: 'рюкзак', from: anna.user.id })).toEqual([]);
     expect(await found(gleb, { q: 'рюкзак', kind: 'photo' })).toEqual([]);
     expect((await search(gleb, { q: 'рюкзак', conversationId: team })).status).toBe(404);
+  });
+});
+
+describe('the filters as terms of the index', () => {
+  /** The seqs of messages whose index document holds `term` (the index alone, no row conditions). */
+  async function indexed(term: string): Promise<number> {
+    const kdb = srv.server.ctx.db as Database;
+    await search(anna, { q: 'рюкзак' }); // a search drains the backlog first
+    const { rows } = postgres()
+      ? await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM message_search WHERE terms @@ ${`'${term}'`}::tsquery`.execute(kdb)
+      : await sql<{
+          n: number;
+        }>`SELECT count(*) AS n FROM message_search WHERE message_search MATCH ${`"${term}"`}`.execute(kdb);
+    return Number(rows[0]?.n);
+  }
+
+  it('each message is indexed with its sender, chat and kind, which the search intersects with its words', async () => {
+    expect(await indexed(filterTerm('s', boris.user.id))).toBe(2);
+    expect(await indexed(filterTerm('c', direct))).toBe(3);
+    expect(await indexed(filterTerm('t', 'IMAGE'))).toBe(1);
+    // In the statement itself, not only among the row conditions.
+    const { sql: text, parameters } = searchStatement(postgres(), 'рюкзак', {
+      userId: anna.user.id,
+      conversationId: team,
+      beforeSeq: undefined,
+      limit: 21,
+      senderId: boris.user.id,
+      kind: 'photo',
+      since: undefined,
+      until: undefined,
+    }).compile(srv.server.ctx.db as Database);
+    const match = parameters.find((p) => typeof p === 'string' && p.includes('рюкзак'));
+    expect(text).toMatch(postgres() ? /@@/ : /MATCH/);
+    for (const term of [filterTerm('c', team), filterTerm('s', boris.user.id), filterTerm('t', 'IMAGE')])
+      expect(match).toContain(term);
+  });
+
+  it('no typed word or prefix reaches them: an id, a kind or «_» finds nothing', async () => {
+    const hex = boris.user.id.replace(/-/g, '');
+    for (const q of [hex, `s ${hex}`, '_s_', 'image', '_t_image', 'c', '_c', 'tex'])
+      expect(await found(anna, { q }), q).toEqual([]);
   });
 });
 

@@ -50,6 +50,7 @@ import * as m048 from './048_search_filters';
 import * as m049 from './049_chat_media';
 import * as m050 from './050_chat_folders';
 import * as m051 from './051_call_media_sid';
+import * as m052 from './052_search_filter_terms';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -102,4 +103,5 @@ export const migrations: Record<string, Migration> = {
   '049_chat_media': m049,
   '050_chat_folders': m050,
   '051_call_media_sid': m051,
+  '052_search_filter_terms': m052,
 };
