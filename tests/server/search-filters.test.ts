@@ -8,6 +8,7 @@ import type { Database } from '../../server/db/database';
 import { filterTerm } from '../../server/search/index-syntax';
 import { searchStatement } from '../../server/search/search.routes';
 import { client, startTestServer, type TestServer } from './harness';
+import { indexedWith } from './search-index-probe';
 import { type Api, befriend, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
@@ -166,18 +167,10 @@ describe('search filters', () => {
 });
 
 describe('the filters as terms of the index', () => {
-  /** The seqs of messages whose index document holds `term` (the index alone, no row conditions). */
+  /** How many messages' index documents hold `term`, once the backlog is drained (a search drains it first). */
   async function indexed(term: string): Promise<number> {
-    const kdb = srv.server.ctx.db as Database;
-    await search(anna, { q: 'рюкзак' }); // a search drains the backlog first
-    const { rows } = postgres()
-      ? await sql<{
-          n: number;
-        }>`SELECT count(*)::int AS n FROM message_search WHERE terms @@ ${`'${term}'`}::tsquery`.execute(kdb)
-      : await sql<{
-          n: number;
-        }>`SELECT count(*) AS n FROM message_search WHERE message_search MATCH ${`"${term}"`}`.execute(kdb);
-    return Number(rows[0]?.n);
+    await search(anna, { q: 'рюкзак' });
+    return indexedWith(srv.server.ctx.db as Database, postgres(), term);
   }
 
   it('each message is indexed with its sender, chat and kind, which the search intersects with its words', async () => {

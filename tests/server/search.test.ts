@@ -1,6 +1,6 @@
 // GET /api/search over the real server, on SQLite and (with TEST_PG_URL) PostgreSQL: the same cases must give
 // the same answers on both databases.
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteHandle } from '../../server/db/database';
 import * as migration005 from '../../server/db/migrations/005_search';
@@ -8,6 +8,7 @@ import * as migration052 from '../../server/db/migrations/052_search_filter_term
 import { filterTerm } from '../../server/search/index-syntax';
 import { drainSqliteBacklog } from '../../server/search/search-index';
 import { client, startTestServer, type TestServer } from './harness';
+import { indexedWith } from './search-index-probe';
 import { type Api, befriend, type TestUser } from './socket-helpers';
 
 let srv: TestServer;
@@ -381,16 +382,7 @@ describe('migration 052', () => {
     const db = srv.server.ctx.db as unknown as Kysely<unknown>;
     const postgres = srv.server.ctx.dialect === 'postgres';
     const fromAlice = filterTerm('s', alice.user.id);
-    const holding = async () => {
-      const { rows } = postgres
-        ? await sql<{
-            n: number;
-          }>`SELECT count(*)::int AS n FROM message_search WHERE terms @@ ${`'${fromAlice}'`}::tsquery`.execute(db)
-        : await sql<{
-            n: number;
-          }>`SELECT count(*) AS n FROM message_search WHERE message_search MATCH ${`"${fromAlice}"`}`.execute(db);
-      return Number(rows[0]?.n);
-    };
+    const holding = () => indexedWith(db, postgres, fromAlice);
     await found(bob, 'собака'); // drains the backlog
     const before = await holding();
     expect(before).toBeGreaterThan(0);
