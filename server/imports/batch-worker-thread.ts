@@ -78,7 +78,7 @@ const prepared = new Map<number, Part[]>();
 
 /**
  * Stems each message — what search_terms() would compute (search-index.ts sqliteDocumentOf): a text message is its
- * content, any other kind adds its file's name, then its sender, chat and kind — and cuts the batch into parts of
+ * content, any other kind adds its file's name, then its sender, chat, kind and time — and cuts the batch into parts of
  * `commitSize` messages, each its own short transaction. Done before the first turn, outside the write lock.
  */
 function stem(b: Pick<WorkerBatch, 'values' | 'names'>): (string | null)[] {
@@ -91,6 +91,7 @@ function stem(b: Pick<WorkerBatch, 'values' | 'names'>): (string | null)[] {
         senderId: v.sender_id == null ? null : String(v.sender_id),
         conversationId: String(v.conversation_id),
         type: String(v.type),
+        createdAt: v.created_at == null ? null : String(v.created_at),
       }),
     );
   });

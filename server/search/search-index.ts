@@ -22,23 +22,24 @@ import { filterTerms, indexDocument, tsVector } from './index-syntax';
 import { indexTerms, searchDocument } from './morphology';
 
 /**
- * The SQL function the SQLite index is filled through: (content, file names or null[, sender, chat, type]) → stems
- * separated by spaces, then the message's filter terms when it is given them (migration 052's documents; the two-
- * argument form is the documents before it, for that migration's down).
+ * The SQL function the SQLite index is filled through: (content, file names or null[, sender, chat, type, time]) →
+ * stems separated by spaces, then the message's filter terms when it is given them (migration 052's documents; the
+ * two-argument form is the documents before it, for that migration's down).
  */
 export const SEARCH_TERMS_FUNCTION = 'search_terms';
 
 export function registerSearchFunction(file: SQLite.Database): void {
   file.function(SEARCH_TERMS_FUNCTION, { deterministic: true, varargs: true }, (...args: unknown[]) => {
-    const [content, names, sender, conversation, type] = args;
+    const [content, names, sender, conversation, type, createdAt] = args;
     const stems = indexTerms(searchDocument(String(content ?? ''), names == null ? null : String(names)));
-    if (args.length < 5) return stems;
+    if (args.length < 6) return stems;
     return indexDocument(
       stems,
       filterTerms({
         senderId: sender == null ? null : String(sender),
         conversationId: String(conversation),
         type: String(type),
+        createdAt: createdAt == null ? null : String(createdAt),
       }),
     );
   });
@@ -48,9 +49,21 @@ export function registerSearchFunction(file: SQLite.Database): void {
 const fileNamesOf = (alias: string) =>
   `CASE WHEN ${alias}.type = 'TEXT' THEN NULL ELSE (SELECT group_concat(u.original_name, char(10)) FROM message_attachments a JOIN uploads u ON u.id = a.upload_id WHERE a.message_id = ${alias}.id) END`;
 
-/** What the SQLite index holds for message `alias`: its words, then its sender, chat and kind. */
+/** What the SQLite index holds for message `alias`: its words, then its sender, chat, kind and time. */
 export const sqliteDocumentOf = (alias: string) =>
-  `${SEARCH_TERMS_FUNCTION}(${alias}.content, ${fileNamesOf(alias)}, ${alias}.sender_id, ${alias}.conversation_id, ${alias}.type)`;
+  `${SEARCH_TERMS_FUNCTION}(${alias}.content, ${fileNamesOf(alias)}, ${alias}.sender_id, ${alias}.conversation_id, ${alias}.type, ${alias}.created_at)`;
+
+/** The columns whose change makes a message's document again: its text, and what its filter terms are made of. */
+const INDEXED_COLUMNS = 'content, deleted_at, sender_id, conversation_id, type, created_at';
+
+/** SQLite's trigger that takes an edited message out of the index and queues it again. */
+export const SQLITE_UPDATE_TRIGGER = `CREATE TRIGGER message_search_update AFTER UPDATE OF ${INDEXED_COLUMNS} ON messages BEGIN
+     DELETE FROM message_search WHERE rowid = old.seq;
+     INSERT OR IGNORE INTO message_search_backlog (seq) VALUES (new.seq);
+   END`;
+
+/** PostgreSQL's trigger for the same (message_search_enqueue deletes the old document in the writing transaction). */
+export const POSTGRES_UPDATE_TRIGGER = `CREATE TRIGGER message_search_update AFTER UPDATE OF ${INDEXED_COLUMNS} ON messages FOR EACH ROW EXECUTE FUNCTION message_search_enqueue()`;
 
 /**
  * The FTS5 table. `_` is a token character: the filter terms (`_s_…`) stay one token each, and no stem has one.
@@ -65,10 +78,7 @@ export const SQLITE_INDEX_DDL = [
   `CREATE TRIGGER message_search_insert AFTER INSERT ON messages WHEN new.deleted_at IS NULL BEGIN
      INSERT OR IGNORE INTO message_search_backlog (seq) VALUES (new.seq);
    END`,
-  `CREATE TRIGGER message_search_update AFTER UPDATE OF content, deleted_at ON messages BEGIN
-     DELETE FROM message_search WHERE rowid = old.seq;
-     INSERT OR IGNORE INTO message_search_backlog (seq) VALUES (new.seq);
-   END`,
+  SQLITE_UPDATE_TRIGGER,
   `CREATE TRIGGER message_search_delete AFTER DELETE ON messages BEGIN
      DELETE FROM message_search WHERE rowid = old.seq;
      DELETE FROM message_search_backlog WHERE seq = old.seq;
@@ -101,7 +111,7 @@ export const POSTGRES_INDEX_DDL = [
      RETURN NULL;
    END $$`,
   'CREATE TRIGGER message_search_insert AFTER INSERT ON messages FOR EACH ROW EXECUTE FUNCTION message_search_enqueue()',
-  'CREATE TRIGGER message_search_update AFTER UPDATE OF content, deleted_at ON messages FOR EACH ROW EXECUTE FUNCTION message_search_enqueue()',
+  POSTGRES_UPDATE_TRIGGER,
   'CREATE TRIGGER message_search_attachment AFTER INSERT ON message_attachments FOR EACH ROW EXECUTE FUNCTION message_search_enqueue()',
 ];
 
@@ -175,8 +185,9 @@ export async function drainBacklog(db: Kysely<any>, opts: { background?: boolean
       sender_id: string | null;
       conversation_id: string;
       type: string;
+      created_at: string;
     }>`${mark}
-      SELECT m.seq, m.content, m.sender_id, m.conversation_id, m.type,
+      SELECT m.seq, m.content, m.sender_id, m.conversation_id, m.type, m.created_at,
         CASE WHEN m.type = 'TEXT' THEN NULL ELSE (
           SELECT string_agg(u.original_name, chr(10) ORDER BY a.position) FROM message_attachments a
           JOIN uploads u ON u.id = a.upload_id WHERE a.message_id = m.id) END AS names
@@ -192,16 +203,17 @@ export async function drainBacklog(db: Kysely<any>, opts: { background?: boolean
   }
 }
 
-/** What the PostgreSQL index holds for a message: its words, then its sender, chat and kind. */
+/** What the PostgreSQL index holds for a message: its words, then its sender, chat, kind and time. */
 export function postgresDocument(m: {
   content: string;
   names: string | null;
   sender_id: string | null;
   conversation_id: string;
   type: string;
+  created_at: string;
 }): string {
   return indexDocument(
     indexTerms(searchDocument(m.content, m.names)),
-    filterTerms({ senderId: m.sender_id, conversationId: m.conversation_id, type: m.type }),
+    filterTerms({ senderId: m.sender_id, conversationId: m.conversation_id, type: m.type, createdAt: m.created_at }),
   );
 }

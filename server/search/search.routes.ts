@@ -12,7 +12,7 @@ import { dayStartIso } from '../messages/message-at-date';
 import { type MessageRow, toMessages } from '../messages/message-view';
 import { notHiddenBy } from '../messages/not-hidden';
 import { messageExcerpt } from './excerpt';
-import { filterTerm, fts5Match, tsQuery } from './index-syntax';
+import { filterTerm, fts5Match, timeTerms, tsQuery } from './index-syntax';
 import { parseQuery } from './morphology';
 import { drainBacklog, drainSqliteBacklog } from './search-index';
 
@@ -65,15 +65,16 @@ function readable(f: Filter) {
 }
 
 /**
- * The filters the index holds as terms of each message (index-syntax.ts filterTerms): the chat, the sender and a kind
- * other than links. With them in the match the index intersects them with the words; the row conditions stay, exact.
+ * The filters the index holds as terms of each message (index-syntax.ts filterTerms): the chat, the sender, a kind
+ * other than links (each one term, all of them required), and the dates (any one of the years, months and days that
+ * cover them). With them in the match the index intersects them with the words; the row conditions stay, exact.
  */
-function indexedFilters(f: Filter): string[] {
-  const terms: string[] = [];
-  if (f.conversationId !== undefined) terms.push(filterTerm('c', f.conversationId));
-  if (f.senderId !== undefined) terms.push(filterTerm('s', f.senderId));
-  if (f.kind !== undefined && f.kind !== 'link') terms.push(filterTerm('t', TYPE_OF_KIND[f.kind]));
-  return terms;
+function indexedFilters(f: Filter, now: number): { all: string[]; anyTime: string[] | null } {
+  const all: string[] = [];
+  if (f.conversationId !== undefined) all.push(filterTerm('c', f.conversationId));
+  if (f.senderId !== undefined) all.push(filterTerm('s', f.senderId));
+  if (f.kind !== undefined && f.kind !== 'link') all.push(filterTerm('t', TYPE_OF_KIND[f.kind]));
+  return { all, anyTime: timeTerms(f.since, f.until, now) };
 }
 
 /** FTS5 walks the matches newest first (rowid = seq, descending) and each is checked against the user's memberships. */
@@ -115,19 +116,25 @@ function unworded(f: Filter) {
 export const narrows = (f: Pick<Filter, 'senderId' | 'kind' | 'since' | 'until'>) =>
   f.senderId !== undefined || f.kind !== undefined || f.since !== undefined || f.until !== undefined;
 
-/** The statement a search runs (exported so a test can EXPLAIN it): by the word index, or without words by filters. */
-export function searchStatement(postgres: boolean, q: string, f: Filter) {
+/**
+ * The statement a search runs (exported so a test can EXPLAIN it): by the word index, or without words by filters.
+ * `now` bounds a date range open above.
+ */
+export function searchStatement(postgres: boolean, q: string, f: Filter, now = Date.now()) {
   const parts = parseQuery(q);
   if (parts.length === 0) return unworded(f);
-  const filters = indexedFilters(f);
-  return postgres
-    ? postgresMatches([tsQuery(parts), ...filters.map((t) => `'${t}'`)].join(' & '), f)
-    : sqliteMatches([fts5Match(parts), ...filters.map((t) => `"${t}"`)].join(' AND '), f);
+  const { all, anyTime } = indexedFilters(f, now);
+  if (postgres) {
+    const time = anyTime ? [`(${anyTime.map((t) => `'${t}'`).join(' | ')})`] : [];
+    return postgresMatches([tsQuery(parts), ...all.map((t) => `'${t}'`), ...time].join(' & '), f);
+  }
+  const time = anyTime ? [`(${anyTime.map((t) => `"${t}"`).join(' OR ')})`] : [];
+  return sqliteMatches([fts5Match(parts), ...all.map((t) => `"${t}"`), ...time].join(' AND '), f);
 }
 
 export const searchRoutes = fp(
   async (app) => {
-    const { config, db, dialect, metrics } = app;
+    const { clock, config, db, dialect, metrics } = app;
     // Each search runs the index and reads messages: a per-user budget keeps one account from loading the server
     // (or sweeping everything it can read) with a script. The limiter is this plugin's own.
     await app.register(rateLimit, { global: false });
@@ -212,7 +219,7 @@ export const searchRoutes = fp(
         // Only punctuation and no filter to list by: nothing can match.
         if (parts.length === 0 && !narrows(filter)) return { results: [], nextBefore: null };
         if (parts.length > 0) await drain();
-        const { rows } = await searchStatement(postgres, query.q, filter).execute(db);
+        const { rows } = await searchStatement(postgres, query.q, filter, clock.now()).execute(db);
         const page = rows.slice(0, query.limit);
         const messages = await toMessages(db, page, userId);
         return {

@@ -192,6 +192,31 @@ describe('the filters as terms of the index', () => {
     expect(text).toMatch(postgres() ? /@@/ : /MATCH/);
     for (const term of [filterTerm('c', team), filterTerm('s', boris.user.id), filterTerm('t', 'IMAGE')])
       expect(match).toContain(term);
+    // A date: any of the days (months, years) that cover it.
+    const dated = searchStatement(postgres(), 'рюкзак', {
+      userId: anna.user.id,
+      conversationId: undefined,
+      beforeSeq: undefined,
+      limit: 21,
+      senderId: undefined,
+      kind: undefined,
+      since: '2026-05-01T21:00:00.000Z',
+      until: '2026-05-03T21:00:00.000Z',
+    }).compile(srv.server.ctx.db as Database);
+    const dates = dated.parameters.find((p) => typeof p === 'string' && p.includes('рюкзак'));
+    expect(dates).toContain(postgres() ? "('_d_20260501' | '_d_20260502' | '_d_20260503')" : '("_d_20260501" OR');
+    expect(await indexed('_d_20260502')).toBe(5);
+  });
+
+  it('a message whose time changes is indexed again under its new day', async () => {
+    const id = await send(boris, team, 'рюкзак задним числом');
+    expect(await found(anna, { q: 'задним', since: '2026-05-01', until: '2026-05-01' })).toEqual([]);
+    await writtenAt(id, '2026-05-01T10:00:00.000Z');
+    expect(await found(anna, { q: 'задним', since: '2026-05-01', until: '2026-05-01' })).toEqual([
+      'рюкзак задним числом',
+    ]);
+    expect(await found(anna, { q: 'задним', since: '2026-05-02' })).toEqual([]);
+    await api.post('/api/messages/delete', { messageId: id }, boris.accessToken);
   });
 
   it('no typed word or prefix reaches them: an id, a kind or «_» finds nothing', async () => {
