@@ -178,15 +178,7 @@ export async function drainBacklog(db: Kysely<any>, opts: { background?: boolean
       RETURNING seq`.execute(db);
     if (taken.length === 0) return total;
     total += taken.length;
-    const { rows } = await sql<{
-      seq: number;
-      content: string;
-      names: string | null;
-      sender_id: string | null;
-      conversation_id: string;
-      type: string;
-      created_at: string;
-    }>`${mark}
+    const { rows } = await sql<DocumentRow & { seq: number }>`${mark}
       SELECT m.seq, m.content, m.sender_id, m.conversation_id, m.type, m.created_at,
         CASE WHEN m.type = 'TEXT' THEN NULL ELSE (
           SELECT string_agg(u.original_name, chr(10) ORDER BY a.position) FROM message_attachments a
@@ -203,15 +195,18 @@ export async function drainBacklog(db: Kysely<any>, opts: { background?: boolean
   }
 }
 
-/** What the PostgreSQL index holds for a message: its words, then its sender, chat, kind and time. */
-export function postgresDocument(m: {
+/** What a message's index document is made of: its text and files' names, then its filter terms' columns. */
+interface DocumentRow {
   content: string;
   names: string | null;
   sender_id: string | null;
   conversation_id: string;
   type: string;
   created_at: string;
-}): string {
+}
+
+/** What the PostgreSQL index holds for a message: its words, then its sender, chat, kind and time. */
+export function postgresDocument(m: DocumentRow): string {
   return indexDocument(
     indexTerms(searchDocument(m.content, m.names)),
     filterTerms({ senderId: m.sender_id, conversationId: m.conversation_id, type: m.type, createdAt: m.created_at }),

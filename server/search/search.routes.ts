@@ -241,7 +241,7 @@ export const searchRoutes = fp(
   {
     name: 'search-routes',
     encapsulate: true,
-    decorators: { fastify: ['config', 'db', 'dialect', 'metrics', 'authenticate'] },
+    decorators: { fastify: ['clock', 'config', 'db', 'dialect', 'metrics', 'authenticate'] },
     dependencies: ['base', 'authentication', 'metrics'],
   },
 );
