@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { filterTerms, indexDocument } from '../search/index-syntax';
+import { sqliteNoteDays } from '../search/message-days';
 import { indexTerms, searchDocument } from '../search/morphology';
 import { registerSearchFunction } from '../search/search-index';
 import type { WorkerBatch, WorkerReply, WorkerRequest } from './batch-worker';
@@ -33,6 +34,8 @@ function openSqlite(o: { file: string; busyTimeoutMs: number; synchronous: strin
     voice: file.prepare('INSERT INTO voice_notes (message_id, duration_ms, waveform) VALUES (?, ?, ?)'),
     index: file.prepare('INSERT INTO message_search (rowid, terms) VALUES (?, ?)'),
     unqueue: file.prepare('DELETE FROM message_search_backlog WHERE seq = ?'),
+    // The part's days, as the drain notes them (message-days.ts): its seqs lie between the first and the last.
+    days: file.prepare(sqliteNoteDays('seq BETWEEN ? AND ?')),
     progress: file.prepare(
       `UPDATE import_jobs SET done = ?, imported = imported + ?, claimed_at = ?, updated_at = ?
        WHERE id = ? AND status = 'running'`,
@@ -54,7 +57,7 @@ interface Part {
 
 const write = db?.file.transaction((p: Part) => {
   if (!db) throw new Error('no database');
-  const { insert, attach, voice, index, unqueue, progress } = db;
+  const { insert, attach, voice, index, unqueue, days, progress } = db;
   const b = p.batch;
   let stored = 0;
   p.values.forEach((v, i) => {
@@ -69,6 +72,8 @@ const write = db?.file.transaction((p: Part) => {
     if (t !== null && t !== undefined) index.run(v.seq, t);
     unqueue.run(v.seq);
   });
+  const seqs = p.values.map((v) => Number(v.seq));
+  if (stored > 0) days.run(Math.min(...seqs), Math.max(...seqs));
   if (progress.run(p.done, stored, b.at, b.at, b.jobId).changes !== 1) throw new Cancelled();
   return stored;
 });
@@ -78,7 +83,7 @@ const prepared = new Map<number, Part[]>();
 
 /**
  * Stems each message — what search_terms() would compute (search-index.ts sqliteDocumentOf): a text message is its
- * content, any other kind adds its file's name, then its sender, chat, kind and time — and cuts the batch into parts of
+ * content, any other kind adds its file's name, then its sender, chat and kind — and cuts the batch into parts of
  * `commitSize` messages, each its own short transaction. Done before the first turn, outside the write lock.
  */
 function stem(b: Pick<WorkerBatch, 'values' | 'names'>): (string | null)[] {
@@ -91,7 +96,6 @@ function stem(b: Pick<WorkerBatch, 'values' | 'names'>): (string | null)[] {
         senderId: v.sender_id == null ? null : String(v.sender_id),
         conversationId: String(v.conversation_id),
         type: String(v.type),
-        createdAt: v.created_at == null ? null : String(v.created_at),
       }),
     );
   });

@@ -33,6 +33,7 @@ import type { MessagesTable } from '../db/schema';
 import { newMessageId } from '../messages/message-id';
 import type { Realtime } from '../realtime/gateway';
 import { tsVector } from '../search/index-syntax';
+import { noteDays } from '../search/message-days';
 import { audioType } from '../uploads/audio';
 import { cleanFileName } from '../uploads/file-names';
 import { cleanImage } from '../uploads/images';
@@ -480,9 +481,10 @@ export function createImportRunner(deps: ImportRunnerDeps): ImportRunner {
             ON CONFLICT (seq) DO UPDATE SET terms = excluded.terms`.execute(trx);
         }
         if (inserted.length) {
-          await sql`DELETE FROM message_search_backlog WHERE seq = ANY(${inserted.map((r) => Number(r.seq))}::int[])`.execute(
-            trx,
-          );
+          const seqs = inserted.map((r) => Number(r.seq));
+          await sql`DELETE FROM message_search_backlog WHERE seq = ANY(${seqs}::int[])`.execute(trx);
+          // Taken out of the backlog, so their days are noted here, as the drain would (message-days.ts).
+          await noteDays(trx, seqs);
         }
       }
       const r = await trx

@@ -19,27 +19,28 @@ import type SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { BACKGROUND_STATEMENT } from '../db/background';
 import { filterTerms, indexDocument, tsVector } from './index-syntax';
+import { noteDays, sqliteNoteDays } from './message-days';
 import { indexTerms, searchDocument } from './morphology';
 
 /**
- * The SQL function the SQLite index is filled through: (content, file names or null[, sender, chat, type, time]) →
+ * The SQL function the SQLite index is filled through: (content, file names or null[, sender, chat, type]) →
  * stems separated by spaces, then the message's filter terms when it is given them (migration 052's documents; the
- * two-argument form is the documents before it, for that migration's down).
+ * two-argument form is the documents before it, for that migration's down; a sixth argument, the time 052 passed,
+ * is no longer read).
  */
 export const SEARCH_TERMS_FUNCTION = 'search_terms';
 
 export function registerSearchFunction(file: SQLite.Database): void {
   file.function(SEARCH_TERMS_FUNCTION, { deterministic: true, varargs: true }, (...args: unknown[]) => {
-    const [content, names, sender, conversation, type, createdAt] = args;
+    const [content, names, sender, conversation, type] = args;
     const stems = indexTerms(searchDocument(String(content ?? ''), names == null ? null : String(names)));
-    if (args.length < 6) return stems;
+    if (args.length < 5) return stems;
     return indexDocument(
       stems,
       filterTerms({
         senderId: sender == null ? null : String(sender),
         conversationId: String(conversation),
         type: String(type),
-        createdAt: createdAt == null ? null : String(createdAt),
       }),
     );
   });
@@ -49,11 +50,14 @@ export function registerSearchFunction(file: SQLite.Database): void {
 const fileNamesOf = (alias: string) =>
   `CASE WHEN ${alias}.type = 'TEXT' THEN NULL ELSE (SELECT group_concat(u.original_name, char(10)) FROM message_attachments a JOIN uploads u ON u.id = a.upload_id WHERE a.message_id = ${alias}.id) END`;
 
-/** What the SQLite index holds for message `alias`: its words, then its sender, chat, kind and time. */
+/** What the SQLite index holds for message `alias`: its words, then its sender, chat and kind. */
 export const sqliteDocumentOf = (alias: string) =>
-  `${SEARCH_TERMS_FUNCTION}(${alias}.content, ${fileNamesOf(alias)}, ${alias}.sender_id, ${alias}.conversation_id, ${alias}.type, ${alias}.created_at)`;
+  `${SEARCH_TERMS_FUNCTION}(${alias}.content, ${fileNamesOf(alias)}, ${alias}.sender_id, ${alias}.conversation_id, ${alias}.type)`;
 
-/** The columns whose change makes a message's document again: its text, and what its filter terms are made of. */
+/**
+ * The columns whose change makes a message's document again: its text and what its filter terms are made of, and
+ * its time, whose day's seq span the drain widens (message-days.ts).
+ */
 const INDEXED_COLUMNS = 'content, deleted_at, sender_id, conversation_id, type, created_at';
 
 /** SQLite's trigger that takes an edited message out of the index and queues it again. */
@@ -144,9 +148,11 @@ export function drainSqliteBacklog(file: SQLite.Database, limit = SQLITE_DRAIN_S
       `INSERT INTO message_search (rowid, terms) SELECT m.seq, ${sqliteDocumentOf('m')}
        FROM messages m WHERE m.seq IN ${slice} AND m.deleted_at IS NULL AND m.type <> 'ENCRYPTED'`,
     );
+    const days = file.prepare(sqliteNoteDays(`seq IN ${slice}`));
     const clear = file.prepare(`DELETE FROM message_search_backlog WHERE seq IN ${slice}`);
     const drain = file.transaction((n: number) => {
       move.run(n);
+      days.run(n);
       clear.run(n);
       return (pending.get() as { waiting: number }).waiting === 1;
     });
@@ -154,7 +160,7 @@ export function drainSqliteBacklog(file: SQLite.Database, limit = SQLITE_DRAIN_S
     drainStatements.set(file, statements);
   }
   if (!(statements.pending.get() as { waiting: number }).waiting) return { statements: 1, more: false };
-  return { statements: 4, more: statements.drain(limit) };
+  return { statements: 5, more: statements.drain(limit) };
 }
 const drainStatements = new WeakMap<
   SQLite.Database,
@@ -166,8 +172,12 @@ const drainStatements = new WeakMap<
  * transaction: a concurrent drain waits for this one's rows and finds them gone, so once either returns,
  * everything committed before it started is indexed. Returns how many messages were looked at.
  */
-// biome-ignore lint/suspicious/noExplicitAny: runs on Kysely<DB> and on the migration's Kysely<unknown>
-export async function drainBacklog(db: Kysely<any>, opts: { background?: boolean } = {}): Promise<number> {
+export async function drainBacklog(
+  // biome-ignore lint/suspicious/noExplicitAny: runs on Kysely<DB> and on the migration's Kysely<unknown>
+  db: Kysely<any>,
+  /** days: false in the migrations before 053, which made message_days. */
+  opts: { background?: boolean; days?: boolean } = {},
+): Promise<number> {
   // The timer's drains are marked so that queryCount (server/db/database.ts) leaves them out.
   const mark = sql.raw(opts.background ? BACKGROUND_STATEMENT : '');
   let total = 0;
@@ -178,8 +188,14 @@ export async function drainBacklog(db: Kysely<any>, opts: { background?: boolean
       RETURNING seq`.execute(db);
     if (taken.length === 0) return total;
     total += taken.length;
+    if (opts.days !== false)
+      await noteDays(
+        db,
+        taken.map((r) => r.seq),
+        mark,
+      );
     const { rows } = await sql<DocumentRow & { seq: number }>`${mark}
-      SELECT m.seq, m.content, m.sender_id, m.conversation_id, m.type, m.created_at,
+      SELECT m.seq, m.content, m.sender_id, m.conversation_id, m.type,
         CASE WHEN m.type = 'TEXT' THEN NULL ELSE (
           SELECT string_agg(u.original_name, chr(10) ORDER BY a.position) FROM message_attachments a
           JOIN uploads u ON u.id = a.upload_id WHERE a.message_id = m.id) END AS names
@@ -202,13 +218,12 @@ interface DocumentRow {
   sender_id: string | null;
   conversation_id: string;
   type: string;
-  created_at: string;
 }
 
-/** What the PostgreSQL index holds for a message: its words, then its sender, chat, kind and time. */
+/** What the PostgreSQL index holds for a message: its words, then its sender, chat and kind. */
 export function postgresDocument(m: DocumentRow): string {
   return indexDocument(
     indexTerms(searchDocument(m.content, m.names)),
-    filterTerms({ senderId: m.sender_id, conversationId: m.conversation_id, type: m.type, createdAt: m.created_at }),
+    filterTerms({ senderId: m.sender_id, conversationId: m.conversation_id, type: m.type }),
   );
 }

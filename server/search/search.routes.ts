@@ -12,7 +12,8 @@ import { dayStartIso } from '../messages/message-at-date';
 import { type MessageRow, toMessages } from '../messages/message-view';
 import { notHiddenBy } from '../messages/not-hidden';
 import { messageExcerpt } from './excerpt';
-import { filterTerm, fts5Match, timeTerms, tsQuery } from './index-syntax';
+import { filterTerm, fts5Match, tsQuery } from './index-syntax';
+import { type SeqSpan, seqSpan } from './message-days';
 import { parseQuery } from './morphology';
 import { drainBacklog, drainSqliteBacklog } from './search-index';
 
@@ -31,6 +32,8 @@ export interface Filter {
   /** «Дата»: created_at in [since, until), ISO. */
   since: string | undefined;
   until: string | undefined;
+  /** The seqs the date range's days hold (message-days.ts), when there is a range. */
+  span?: { first: number; last: number };
 }
 
 const optional = (on: boolean, fragment: ReturnType<typeof sql>) => (on ? fragment : sql``);
@@ -65,17 +68,21 @@ function readable(f: Filter) {
 }
 
 /**
- * The filters the index holds as terms of each message (index-syntax.ts filterTerms): the chat, the sender, a kind
- * other than links (each one term, all of them required), and the dates (any one of the years, months and days that
- * cover them). With them in the match the index intersects them with the words; the row conditions stay, exact.
+ * The filters the index holds as terms of each message (index-syntax.ts filterTerms): the chat, the sender and a kind
+ * other than links, all of them required. With them in the match the index intersects them with the words; the row
+ * conditions stay, exact.
  */
-function indexedFilters(f: Filter, now: number): { all: string[]; anyTime: string[] | null } {
+function indexedFilters(f: Filter): string[] {
   const all: string[] = [];
   if (f.conversationId !== undefined) all.push(filterTerm('c', f.conversationId));
   if (f.senderId !== undefined) all.push(filterTerm('s', f.senderId));
   if (f.kind !== undefined && f.kind !== 'link') all.push(filterTerm('t', TYPE_OF_KIND[f.kind]));
-  return { all, anyTime: timeTerms(f.since, f.until, now) };
+  return all;
 }
+
+/** A date range's span of seqs, so the walk newest first starts at its last day (`seq` names the walked column). */
+const spanOf = (f: Filter, seq: string) =>
+  f.span ? sql`AND ${sql.raw(seq)} BETWEEN ${f.span.first} AND ${f.span.last}` : sql``;
 
 /** FTS5 walks the matches newest first (rowid = seq, descending) and each is checked against the user's memberships. */
 function sqliteMatches(match: string, f: Filter) {
@@ -84,6 +91,7 @@ function sqliteMatches(match: string, f: Filter) {
     WHERE message_search MATCH ${match} AND m.seq = s.rowid AND m.deleted_at IS NULL
       ${readable(f)}
       ${optional(f.beforeSeq !== undefined, sql`AND s.rowid < ${f.beforeSeq}`)}
+      ${spanOf(f, 's.rowid')}
       ${rowFilters(f)}
     ORDER BY s.rowid DESC LIMIT ${f.limit}`;
 }
@@ -94,6 +102,7 @@ function postgresMatches(query: string, f: Filter) {
     WHERE s.terms @@ ${query}::tsquery AND m.deleted_at IS NULL
       ${readable(f)}
       ${optional(f.beforeSeq !== undefined, sql`AND s.seq < ${f.beforeSeq}`)}
+      ${spanOf(f, 's.seq')}
       ${rowFilters(f)}
     ORDER BY s.seq DESC LIMIT ${f.limit}`;
 }
@@ -108,6 +117,7 @@ function unworded(f: Filter) {
     WHERE m.deleted_at IS NULL AND m.type NOT IN ('SYSTEM', 'ENCRYPTED')
       ${readable(f)}
       ${optional(f.beforeSeq !== undefined, sql`AND m.seq < ${f.beforeSeq}`)}
+      ${spanOf(f, 'm.seq')}
       ${rowFilters(f)}
     ORDER BY m.seq DESC LIMIT ${f.limit}`;
 }
@@ -116,25 +126,18 @@ function unworded(f: Filter) {
 export const narrows = (f: Pick<Filter, 'senderId' | 'kind' | 'since' | 'until'>) =>
   f.senderId !== undefined || f.kind !== undefined || f.since !== undefined || f.until !== undefined;
 
-/**
- * The statement a search runs (exported so a test can EXPLAIN it): by the word index, or without words by filters.
- * `now` bounds a date range open above.
- */
-export function searchStatement(postgres: boolean, q: string, f: Filter, now = Date.now()) {
+/** The statement a search runs (exported so a test can EXPLAIN it): by the word index, or without words by filters. */
+export function searchStatement(postgres: boolean, q: string, f: Filter) {
   const parts = parseQuery(q);
   if (parts.length === 0) return unworded(f);
-  const { all, anyTime } = indexedFilters(f, now);
-  if (postgres) {
-    const time = anyTime ? [`(${anyTime.map((t) => `'${t}'`).join(' | ')})`] : [];
-    return postgresMatches([tsQuery(parts), ...all.map((t) => `'${t}'`), ...time].join(' & '), f);
-  }
-  const time = anyTime ? [`(${anyTime.map((t) => `"${t}"`).join(' OR ')})`] : [];
-  return sqliteMatches([fts5Match(parts), ...all.map((t) => `"${t}"`), ...time].join(' AND '), f);
+  const all = indexedFilters(f);
+  if (postgres) return postgresMatches([tsQuery(parts), ...all.map((t) => `'${t}'`)].join(' & '), f);
+  return sqliteMatches([fts5Match(parts), ...all.map((t) => `"${t}"`)].join(' AND '), f);
 }
 
 export const searchRoutes = fp(
   async (app) => {
-    const { clock, config, db, dialect, metrics } = app;
+    const { config, db, dialect, metrics } = app;
     // Each search runs the index and reads messages: a per-user budget keeps one account from loading the server
     // (or sweeping everything it can read) with a script. The limiter is this plugin's own.
     await app.register(rateLimit, { global: false });
@@ -218,8 +221,15 @@ export const searchRoutes = fp(
         };
         // Only punctuation and no filter to list by: nothing can match.
         if (parts.length === 0 && !narrows(filter)) return { results: [], nextBefore: null };
-        if (parts.length > 0) await drain();
-        const { rows } = await searchStatement(postgres, query.q, filter, clock.now()).execute(db);
+        const dated = filter.since !== undefined || filter.until !== undefined;
+        // The index, and the days' spans, hold every message committed before the drain.
+        if (parts.length > 0 || dated) await drain();
+        if (dated) {
+          const span: SeqSpan = await seqSpan(db, filter.since, filter.until);
+          if (!span) return { results: [], nextBefore: null };
+          filter.span = span;
+        }
+        const { rows } = await searchStatement(postgres, query.q, filter).execute(db);
         const page = rows.slice(0, query.limit);
         const messages = await toMessages(db, page, userId);
         return {
@@ -241,7 +251,7 @@ export const searchRoutes = fp(
   {
     name: 'search-routes',
     encapsulate: true,
-    decorators: { fastify: ['clock', 'config', 'db', 'dialect', 'metrics', 'authenticate'] },
+    decorators: { fastify: ['config', 'db', 'dialect', 'metrics', 'authenticate'] },
     dependencies: ['base', 'authentication', 'metrics'],
   },
 );

@@ -261,6 +261,13 @@ describe('history import', () => {
     expect(inGroup.body.results.map((r: { message: { content: string } }) => r.message.content)).toContain(
       'Смотри, какая собака!',
     );
+    // And by its day, written in 2024 with a seq of today: the import notes its days as the drain does.
+    const onItsDay = async (since: string, until: string) =>
+      (
+        await api.get(`/api/search?q=${encodeURIComponent('собаку')}&since=${since}&until=${until}`, carol.accessToken)
+      ).body.results.map((r: { message: { content: string } }) => r.message.content);
+    expect(await onItsDay('2024-03-12', '2024-03-12')).toEqual(['Смотри, какая собака!']);
+    expect(await onItsDay('2024-03-13', '2024-03-20')).toEqual([]);
   });
 
   it('importing the same export again adds nothing', async () => {

@@ -192,7 +192,7 @@ describe('the filters as terms of the index', () => {
     expect(text).toMatch(postgres() ? /@@/ : /MATCH/);
     for (const term of [filterTerm('c', team), filterTerm('s', boris.user.id), filterTerm('t', 'IMAGE')])
       expect(match).toContain(term);
-    // A date: any of the days (months, years) that cover it.
+    // A date is not in the match: the walk is bounded by its days' span of seqs.
     const dated = searchStatement(postgres(), 'рюкзак', {
       userId: anna.user.id,
       conversationId: undefined,
@@ -202,13 +202,14 @@ describe('the filters as terms of the index', () => {
       kind: undefined,
       since: '2026-05-01T21:00:00.000Z',
       until: '2026-05-03T21:00:00.000Z',
+      span: { first: 7, last: 9 },
     }).compile(srv.server.ctx.db as Database);
-    const dates = dated.parameters.find((p) => typeof p === 'string' && p.includes('рюкзак'));
-    expect(dates).toContain(postgres() ? "('_d_20260501' | '_d_20260502' | '_d_20260503')" : '("_d_20260501" OR');
-    expect(await indexed('_d_20260502')).toBe(5);
+    expect(dated.sql).toMatch(postgres() ? /s\.seq BETWEEN \$\d+ AND \$\d+/ : /s\.rowid BETWEEN \? AND \?/);
+    expect(dated.parameters).toEqual(expect.arrayContaining([7, 9]));
+    expect(dated.parameters.find((p) => typeof p === 'string' && p.includes('рюкзак'))).not.toMatch(/_[ymd]_/);
   });
 
-  it('a message whose time changes is indexed again under its new day', async () => {
+  it('a message whose time changes is found under its new day (its day’s span of seqs is widened)', async () => {
     const id = await send(boris, team, 'рюкзак задним числом');
     expect(await found(anna, { q: 'задним', since: '2026-05-01', until: '2026-05-01' })).toEqual([]);
     await writtenAt(id, '2026-05-01T10:00:00.000Z');
@@ -333,6 +334,7 @@ describe('plans', () => {
     kind: 'photo' as const,
     since: '2026-05-01T00:00:00.000Z',
     until: '2026-05-02T00:00:00.000Z',
+    span: { first: 3, last: 40 },
   };
 
   async function plan(statement: ReturnType<typeof sql>): Promise<string> {
@@ -355,6 +357,7 @@ describe('plans', () => {
 
   it('a filtered search walks the word index and reaches messages by their key', async () => {
     const p = await plan(searchStatement(postgres(), 'рюкзак', filter));
+
     if (postgres()) {
       expect(p).toMatch(/Bitmap Index Scan on message_search|Index Scan .*message_search/);
       expect(p).not.toMatch(/Seq Scan on messages/);
@@ -363,6 +366,14 @@ describe('plans', () => {
       expect(p).toMatch(/SEARCH m USING INTEGER PRIMARY KEY/);
       expect(p).not.toMatch(/SCAN m\b/);
     }
+  });
+
+  it('a date without words walks only its days’ span of the messages’ key, newest first', async () => {
+    const dated = { ...filter, senderId: undefined, kind: undefined };
+    const p = await plan(searchStatement(postgres(), '', dated));
+    if (postgres()) expect(p).toMatch(/Index Scan Backward using messages_pkey[\s\S]*seq >= .*seq <= /);
+    else expect(p).toMatch(/SEARCH m USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/);
+    expect(p).not.toMatch(/TEMP B-TREE|Sort/);
   });
 
   it('a chat’s search without words walks the chat’s messages by its index, not every message', async () => {

@@ -1,10 +1,11 @@
 // GET /api/search over the real server, on SQLite and (with TEST_PG_URL) PostgreSQL: the same cases must give
 // the same answers on both databases.
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteHandle } from '../../server/db/database';
 import * as migration005 from '../../server/db/migrations/005_search';
 import * as migration052 from '../../server/db/migrations/052_search_filter_terms';
+import * as migration053 from '../../server/db/migrations/053_message_days';
 import { filterTerm } from '../../server/search/index-syntax';
 import { drainSqliteBacklog } from '../../server/search/search-index';
 import { client, startTestServer, type TestServer } from './harness';
@@ -339,7 +340,7 @@ describe('the backlog', () => {
     const total = count('SELECT count(*) AS n FROM message_search_backlog');
     expect(total).toBeGreaterThan(20);
     const oldest = count('SELECT min(seq) AS n FROM message_search_backlog');
-    expect(drainSqliteBacklog(file, 10)).toEqual({ statements: 4, more: true });
+    expect(drainSqliteBacklog(file, 10)).toEqual({ statements: 5, more: true });
     expect(count('SELECT count(*) AS n FROM message_search_backlog')).toBe(total - 10);
     expect(count('SELECT min(seq) AS n FROM message_search_backlog')).toBeGreaterThan(oldest);
     let slices = 1;
@@ -394,6 +395,37 @@ describe('migration 052', () => {
     expect(await holding()).toBe(before);
     expect(await found(bob, 'собака', { from: alice.user.id })).toHaveLength(3);
     expect(await found(bob, 'собака', { from: bob.user.id })).toEqual([]);
+  });
+});
+
+describe('migration 053', () => {
+  it('notes the days of the messages there are, and its down takes the table away', async () => {
+    const db = srv.server.ctx.db as unknown as Kysely<unknown>;
+    // The file's messages were all sent within the last day or two.
+    const recent = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    const spans = async () =>
+      (
+        await sql<{ day: string; first: number; last: number }>`
+        SELECT day, first_seq AS first, last_seq AS last FROM message_days ORDER BY day`.execute(db)
+      ).rows.map((r) => ({
+        ...r,
+        first: Number(r.first),
+        last: Number(r.last),
+      }));
+    const fromMessages = async () =>
+      (
+        await sql<{ day: string; first: number; last: number }>`
+        SELECT substr(created_at, 1, 10) AS day, min(seq) AS first, max(seq) AS last FROM messages GROUP BY 1 ORDER BY 1`.execute(
+          db,
+        )
+      ).rows.map((r) => ({ ...r, first: Number(r.first), last: Number(r.last) }));
+    expect(await found(bob, 'собака', { since: recent })).toHaveLength(3);
+    await migration053.down(db);
+    await expect(spans()).rejects.toThrow();
+    await migration053.up(db);
+    expect(await spans()).toEqual(await fromMessages());
+    expect(await found(bob, 'собака', { since: recent })).toHaveLength(3);
+    expect(await found(bob, 'собака', { until: '2020-01-01' })).toEqual([]);
   });
 });
 

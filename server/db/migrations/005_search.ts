@@ -8,7 +8,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const statement of pg ? POSTGRES_INDEX_DDL : SQLITE_INDEX_DDL) await sql.raw(statement).execute(db);
   if (pg) {
     await sql`INSERT INTO message_search_backlog (seq) SELECT seq FROM messages WHERE deleted_at IS NULL`.execute(db);
-    await drainBacklog(db);
+    await drainBacklog(db, { days: false });
   } else {
     await sql
       .raw(

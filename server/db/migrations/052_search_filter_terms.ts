@@ -48,7 +48,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`INSERT INTO message_search_backlog (seq) SELECT seq FROM message_search ON CONFLICT DO NOTHING`.execute(
       db,
     );
-    await drainBacklog(db);
+    await drainBacklog(db, { days: false });
   } else await rebuildSqlite(db, SQLITE_SEARCH_TABLE, sqliteDocumentOf('m'));
 }
 

@@ -51,6 +51,7 @@ import * as m049 from './049_chat_media';
 import * as m050 from './050_chat_folders';
 import * as m051 from './051_call_media_sid';
 import * as m052 from './052_search_filter_terms';
+import * as m053 from './053_message_days';
 
 export const migrations: Record<string, Migration> = {
   '001_accounts': m001,
@@ -104,4 +105,5 @@ export const migrations: Record<string, Migration> = {
   '050_chat_folders': m050,
   '051_call_media_sid': m051,
   '052_search_filter_terms': m052,
+  '053_message_days': m053,
 };
