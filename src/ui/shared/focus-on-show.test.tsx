@@ -4,6 +4,7 @@
 // page behind it: Escape went to the chat's thread panel and closed that instead of the dialog. The probe: a
 // MutationObserver's callback runs right after the task that inserted the dialog, before any later one.
 import type { ReactElement } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IncomingCallDialog } from '../calls/IncomingCallDialog';
@@ -70,5 +71,44 @@ describe('a dialog has the focus in the task that shows it', () => {
       '[role="alertdialog"]',
     );
     expect(shown).toEqual({ inside: true, on: expect.any(String) });
+  });
+});
+
+describe('a modal keeps the focus from the page behind it', () => {
+  it('takes it back from a view behind that focuses itself, and leaves it to a popover or a call above', () => {
+    const composer = document.createElement('textarea');
+    const call = document.createElement('div');
+    call.setAttribute('role', 'alertdialog');
+    const answer = document.createElement('button');
+    call.append(answer);
+    const host = document.createElement('div');
+    document.body.append(composer, call, host);
+    const closed: string[] = [];
+    const root = createRoot(host);
+    flushSync(() =>
+      root.render(
+        <Modal title="Сочетания клавиш" onClose={() => closed.push('closed')}>
+          <button type="button">Понятно</button>
+        </Modal>,
+      ),
+    );
+    const dialog = document.querySelector('[role="dialog"]') as HTMLElement;
+    expect(document.activeElement?.textContent).toBe('Понятно');
+    // The chat's composer focuses itself once its data arrives.
+    composer.focus();
+    expect(document.activeElement?.textContent).toBe('Понятно');
+    // So Escape still closes the dialog.
+    document.activeElement?.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    expect(closed).toEqual(['closed']);
+    // A popover the dialog opens comes after it; an incoming call is a dialog of its own.
+    const popover = document.createElement('button');
+    document.body.append(popover);
+    popover.focus();
+    expect(document.activeElement).toBe(popover);
+    answer.focus();
+    expect(document.activeElement).toBe(answer);
+    expect(dialog.isConnected).toBe(true);
+    root.unmount();
+    for (const el of [composer, call, host, popover]) el.remove();
   });
 });
