@@ -212,6 +212,49 @@ describe('chats with resolving actors', () => {
     loaderOf(actor).send({ type: 'loader.prepare' });
     return { actor, sounds, announced, marked, conversationEvents, fetches: () => fetches };
   }
+  it('a pin, a rename or an edit taken while the list is fetched survives an answer read before it', async () => {
+    const answers: ((l: { conversations: ConversationEntry[] }) => void)[] = [];
+    const actor = createActor(
+      chatsMachine.provide({
+        actors: {
+          session: quiet,
+          pageVisibility: quiet,
+          serverEvents: quiet,
+          deliveries: quiet,
+          markRead: hang,
+          conversationLoader: child,
+          fetchConversations: fromPromise(() => new Promise((resolve) => answers.push(resolve))),
+        } as never,
+      }),
+    ).start();
+    actor.send({ type: 'chats.signedIn', userId: 'me' });
+    answers.shift()?.(list);
+    await waitFor(actor, (s) => s.context.loaded && atRest(s));
+    const order = () => actor.getSnapshot().context.entries.map((e) => e.conversation.id);
+    expect(order()).toEqual(['c2', 'c1']);
+    // A fetch is out (the 20-s refetch, a reconnection) when the pin's event comes.
+    actor.send({ type: 'chats.refresh' });
+    actor.send({
+      type: 'chats.settings',
+      conversationId: 'c1',
+      settings: { mutedUntil: null, pinned: true, pinnedAt: '2025-01-01T00:00:00.000Z', archived: false },
+    });
+    actor.send({ type: 'chats.conversationUpdated', conversation: { ...c2, title: 'Новое имя' } });
+    expect(order()).toEqual(['c1', 'c2']);
+    // The server read the list before the pin.
+    answers.shift()?.(list);
+    await waitFor(actor, atRest);
+    expect(order()).toEqual(['c1', 'c2']);
+    expect(actor.getSnapshot().context.entries[0]?.settings?.pinned).toBe(true);
+    expect(actor.getSnapshot().context.entries[1]?.conversation.title).toBe('Новое имя');
+    // The next fetch starts afresh: its answer is the truth again (unpinned elsewhere meanwhile).
+    actor.send({ type: 'chats.refresh' });
+    answers.shift()?.(list);
+    await waitFor(actor, atRest);
+    expect(order()).toEqual(['c2', 'c1']);
+    actor.stop();
+  });
+
   /** The list is in (the conversation's machines were asked for at the start). */
   const ready = (s: Snap) => s.context.loaded;
   const unread = (actor: ReturnType<typeof start>['actor'], id: string) =>

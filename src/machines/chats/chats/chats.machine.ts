@@ -20,6 +20,7 @@ import {
   type ChatsEvent,
   initialChatsContext,
   type ListAnswer,
+  type ListChangeEvent,
 } from './chats.protocol';
 import { chatsServerEvents, composerDeliveries } from './chats-server-events';
 import {
@@ -41,6 +42,8 @@ export * from './chats.protocol';
 export { chatsServerEvents } from './chats-server-events';
 
 const RECENT_IDS = 64;
+/** In-place changes kept to replay over a fetch's answer: far more than arrive while one fetch is out. */
+const CHANGES_KEPT = 256;
 
 export const chatsMachine = setup({
   types: {
@@ -121,7 +124,10 @@ export const chatsMachine = setup({
       return { viewing: event.viewing };
     }),
     takeList: enqueueActions(({ context, system, enqueue }, { conversations, saved }: ListAnswer) => {
-      const entries = withArrivals(sortEntries(conversations), context.sinceFetch);
+      const entries = context.changesSinceFetch.reduce(
+        (list, change) => listAfter(list, change as ListChange),
+        withArrivals(sortEntries(conversations), context.sinceFetch),
+      );
       const offline = systemActor(system, 'offlineStore');
       if (offline) enqueue.sendTo(offline, { type: 'offline.listFetched', reachable: saved !== true });
       // The open conversation on screen is being read: its badge stays at zero.
@@ -159,7 +165,7 @@ export const chatsMachine = setup({
       };
     }),
     /** A fetch begins: what it will answer covers what came before it. */
-    forgetArrivals: assign({ sinceFetch: [] }),
+    forgetArrivals: assign({ sinceFetch: [], changesSinceFetch: [] }),
     /**
      * The message counted as unread: whoever cares (the notifications actor) hears it with its conversation, unless
      * the user muted it («Без звука»: no sound, no notification) and it does not mention them (a mention always does).
@@ -182,7 +188,10 @@ export const chatsMachine = setup({
     /** A server event that changes the list in place (conversation-list.ts `listAfter`). */
     changeList: enqueueActions(({ context, event, enqueue }) => {
       const entries = listAfter(context.entries, event as ListChange);
-      enqueue.assign({ entries });
+      enqueue.assign({
+        entries,
+        changesSinceFetch: [...context.changesSinceFetch.slice(1 - CHANGES_KEPT), event as ListChangeEvent],
+      });
       const secretChats = secretChatsChange(context.entries, entries);
       if (secretChats) enqueue.emit(secretChats);
       const again = reselection(

@@ -42,7 +42,28 @@ export interface ChatsContext {
    * before one of them committed would otherwise wipe it and its unread mark until the next fetch.
    */
   sinceFetch: ArrivedMessage[];
+  /**
+   * The in-place changes taken since the list's fetch began (a pin, an edit, a group renamed…), in order: an answer
+   * the server read before one of them would otherwise undo it until the next fetch.
+   */
+  changesSinceFetch: ListChangeEvent[];
 }
+
+/** The events the list applies in place (conversation-list.ts `listAfter`). */
+export type ListChangeEvent = Extract<
+  ChatsEvent,
+  {
+    type:
+      | 'chats.messageEdited'
+      | 'chats.presence'
+      | 'chats.profile'
+      | 'chats.conversationAdded'
+      | 'chats.conversationUpdated'
+      | 'chats.settings'
+      | 'chats.conversationRemoved'
+      | 'chats.groupCall';
+  }
+>;
 
 /** A message the list took from a socket event or a delivery, and whether it counted as unread (and mentioned me). */
 export interface ArrivedMessage {
@@ -198,4 +219,5 @@ export const initialChatsContext = (): ChatsContext => ({
   recentIds: [],
   openedUnread: 0,
   sinceFetch: [],
+  changesSinceFetch: [],
 });
