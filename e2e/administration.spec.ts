@@ -126,10 +126,10 @@ test('the first user administers: invites, a report resolved by deleting the mes
   await expect(report).toContainText('Реклама');
   await expectNoSeriousA11yViolations(A.page, 'admin reports');
   await report.getByRole('button', { name: 'Удалить сообщение' }).click();
-  await A.page
-    .getByRole('dialog', { name: 'Удалить сообщение у всех?' })
-    .getByRole('button', { name: 'Удалить' })
-    .click();
+  const deleteAsk = A.page.getByRole('dialog', { name: 'Удалить сообщение у всех?' });
+  await expect(deleteAsk.getByRole('button', { name: 'Удалить' })).toBeVisible();
+  await expectNoSeriousA11yViolations(A.page, 'admin reports: «Удалить сообщение у всех?»');
+  await deleteAsk.getByRole('button', { name: 'Удалить' }).click();
   await expect(A.page.getByText('Открытых жалоб нет')).toBeVisible();
   await expect(reported).toHaveCount(0);
   await expect(V.getByTestId('report-notice')).toHaveText(
@@ -142,10 +142,10 @@ test('the first user administers: invites, a report resolved by deleting the mes
   await tab(A.page, 'Пользователи').click();
   const veraRow = A.page.getByTestId('admin-user').filter({ hasText: 'Вера' });
   await veraRow.getByRole('button', { name: 'Отключить' }).click();
-  await A.page
-    .getByRole('dialog', { name: 'Отключить аккаунт: Вера?' })
-    .getByRole('button', { name: 'Отключить' })
-    .click();
+  const deactivateAsk = A.page.getByRole('dialog', { name: 'Отключить аккаунт: Вера?' });
+  await expect(deactivateAsk.getByRole('button', { name: 'Отключить' })).toBeVisible();
+  await expectNoSeriousA11yViolations(A.page, 'admin users: «Отключить аккаунт»');
+  await deactivateAsk.getByRole('button', { name: 'Отключить' }).click();
   await expect(veraRow).toContainText('Отключён');
   await expect(W.page).toHaveURL(`${srv.url}/auth`);
   await expect(W.page.getByRole('alert')).toHaveText('Аккаунт отключён администратором');
@@ -175,6 +175,7 @@ test('the first user administers: invites, a report resolved by deleting the mes
   const linkDialog = A.page.getByRole('dialog', { name: /Ссылка для сброса пароля/ });
   const resetLink = await linkDialog.getByLabel('Ссылка').inputValue();
   expect(resetLink).toMatch(new RegExp(`^${srv.url}/reset/[A-Za-z0-9_-]{16,}$`));
+  await expectNoSeriousA11yViolations(A.page, 'admin users: «Ссылка для сброса пароля»');
   await linkDialog.getByRole('button', { name: 'Закрыть', exact: true }).click();
   const R = await (await newContext()).newPage();
   await R.goto(resetLink);

@@ -80,6 +80,12 @@ test.describe('sign-in and registration', () => {
     await expectNoSeriousA11yViolations(page, 'registration form');
   });
 
+  test('the sign-in form has no serious axe violations', async ({ srv, page }) => {
+    await page.goto(`${srv.url}/auth`);
+    await expect(page.getByRole('button', { name: 'Войти', exact: true })).toBeVisible();
+    await expectNoSeriousA11yViolations(page, 'sign-in form');
+  });
+
   test('a taken name shows the server message on the registration form', async ({ srv, page }) => {
     const username = unique('boris');
     await registered(page, srv.url, username, 'Борис');

@@ -121,6 +121,7 @@ test('390 px: the conversation takes the whole screen; Back goes to the list, a 
   await page.getByRole('button', { name: 'Выйти' }).click();
   const ask = page.getByRole('alertdialog', { name: 'Выйти из аккаунта?' });
   await expect(ask).toBeVisible();
+  await expectNoSeriousA11yViolations(page, '«Выйти из аккаунта?»');
   await ask.getByRole('button', { name: 'Отмена' }).click();
   await expect(page).toHaveURL(`${srv.url}/`);
 });

@@ -307,6 +307,7 @@ test('an invite link joins a fourth person who signs in first and comes back; a 
   await expect(pg).toHaveURL(url);
   await expect(pg.getByRole('heading', { name: 'Клуб' })).toBeVisible();
   await expect(pg.getByText('2 участника')).toBeVisible();
+  await expectNoSeriousA11yViolations(pg, 'join page');
   await pg.getByRole('button', { name: 'Вступить' }).click();
   await expect(pg.locator('.conv-title')).toHaveText('Клуб');
   // A new group shows its history to newcomers («Видна»): he reads it from its creation.

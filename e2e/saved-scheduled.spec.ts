@@ -29,6 +29,8 @@ test('a note in «Избранное», a message scheduled there and sent when 
   await input(page).fill('Письмо из будущего');
   await page.getByRole('button', { name: 'Отправить', exact: true }).click({ button: 'right' });
   const dialog = page.getByRole('dialog', { name: 'Отправить позже' });
+  await expect(dialog.getByRole('list', { name: 'Когда' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, '«Отправить позже»');
   await dialog.getByRole('list', { name: 'Когда' }).getByRole('button').first().click();
   await dialog.getByRole('button', { name: 'Запланировать' }).click();
   await expect(dialog).toBeHidden();

@@ -51,6 +51,7 @@ test('a secret chat: two people, three devices, no plaintext on the server', asy
     await a1.getByRole('button', { name: 'Новый секретный чат' }).click();
     const dialog = a1.getByRole('dialog', { name: 'Новый секретный чат' });
     await expect(dialog).toContainText('сервер хранит только шифротекст');
+    await expectNoSeriousA11yViolations(a1, '«Новый секретный чат»');
     await tick(dialog.getByRole('checkbox', { name: /Борис/ }));
     await dialog.getByRole('button', { name: 'Создать' }).click();
     await expect(a1).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startTestServer } from '../tests/server/harness';
+import { expectNoSeriousA11yViolations } from './a11y';
 import { tick } from './controls';
 import { expect, test } from './fixtures';
 import { approveDevice, becomeDevice, filesUnder, open, signInAgain } from './secret-helpers';
@@ -32,6 +33,7 @@ async function setRecoveryKey(page: Page, base: string): Promise<string> {
   await expect(dialog).toContainText('Ключ восстановления не создан');
   await dialog.getByRole('button', { name: 'Создать ключ' }).click();
   const phrase = (await dialog.locator('.recovery-phrase code').textContent({ timeout: 20_000 })) ?? '';
+  await expectNoSeriousA11yViolations(page, '«Ключ восстановления» with the phrase');
   expect(phrase).toMatch(/^([0-9A-Z]{4}-){7}[0-9A-Z]{4}$/);
   await dialog.getByRole('button', { name: 'Я сохранил ключ' }).click();
   await expect(dialog.getByRole('status')).toContainText('Ключ восстановления сохранён', { timeout: 30_000 });

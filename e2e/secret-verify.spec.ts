@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { startTestServer } from '../tests/server/harness';
+import { expectNoSeriousA11yViolations } from './a11y';
 import { tick } from './controls';
 import { expect, test } from './fixtures';
 import { approveDevice, open, signInAgain } from './secret-helpers';
@@ -37,6 +38,7 @@ async function fingerprintOn(page: Page): Promise<{ digits: string; emoji: strin
   const digits = dialog.getByTestId('fingerprint-digits');
   await expect(digits).toHaveText(/^(\d{5}){12}$/, { timeout: 20_000 });
   await expect(dialog).toContainText('при личной встрече');
+  await expectNoSeriousA11yViolations(page, '«Проверить шифрование»');
   const out = {
     digits: (await digits.textContent()) ?? '',
     emoji: (await dialog.getByTestId('fingerprint-emoji').textContent()) ?? '',

@@ -1,6 +1,7 @@
 // «Пометить как непрочитанное» and «История изменений» in real Chromium against the real server: one person in two
 // browser contexts (two devices) sees the mark come and go on both; an edited message's «изменено» opens its history.
 import type { Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
 import { apiCall, markRead, sendText } from './users';
 
@@ -57,6 +58,7 @@ test('«изменено» opens «История изменений», newest f
   await expect(versions.nth(0)).toContainText('вторая версия');
   await expect(versions.nth(0)).toContainText('текущая версия');
   await expect(versions.nth(1)).toContainText('первая версия');
+  await expectNoSeriousA11yViolations(page, '«История изменений»');
 
   await edit('третья версия');
   await expect(versions).toHaveCount(3);
