@@ -177,12 +177,19 @@ describe.skipIf(!existsSync('/proc/net/udp'))('a media worker closes its UDP soc
     cleanups.push(() => sfu.close());
     const workers = sfu.workers;
     if (!workers) throw new Error('no media workers');
-    // The worker's thread, as the pool posts the client's join to it.
+    // The worker's thread, as the pool posts the client's join ('open') to it. Only that message: any other thread
+    // of the process may post meanwhile (a closing connection of the suite's previous media server tells its dead
+    // worker 'closed'), and a remove sent to such a thread neither errors, nor answers, nor exits.
     let worker: Worker | null = null;
+    const posts: string[] = [];
     const postMessage = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker['postMessage']>) {
-      worker = this;
-      Worker.prototype.postMessage = postMessage;
+      const t = (args[0] as { t?: string } | null)?.t;
+      posts.push(`thread ${this.threadId}: ${String(t)}`);
+      if (t === 'open' && !worker) {
+        worker = this;
+        Worker.prototype.postMessage = postMessage;
+      }
       return postMessage.apply(this, args);
     };
     cleanups.push(() => {
@@ -221,7 +228,9 @@ describe.skipIf(!existsSync('/proc/net/udp'))('a media worker closes its UDP soc
           });
           thread.postMessage({ t: 'members', req: 999, room: 'doomed' });
         });
-        throw new Error(`${err.message}; the thread: ${alive}; pool ready: ${workers.isReady(0)}`);
+        throw new Error(
+          `${err.message}; the thread ${thread.threadId}: ${alive}; pool ready: ${workers.isReady(0)}; posts before the join: ${posts.join(', ')}`,
+        );
       },
     );
     expect(bound).toEqual([]);
