@@ -212,7 +212,9 @@ describe('chats with resolving actors', () => {
     loaderOf(actor).send({ type: 'loader.prepare' });
     return { actor, sounds, announced, marked, conversationEvents, fetches: () => fetches };
   }
-  it('a pin, a rename or an edit taken while the list is fetched survives an answer read before it', async () => {
+
+  /** Signed in, its first list answered; each later fetch waits in `answers` until the test answers it. */
+  async function answeredByHand() {
     const answers: ((l: { conversations: ConversationEntry[] }) => void)[] = [];
     const actor = createActor(
       chatsMachine.provide({
@@ -230,6 +232,11 @@ describe('chats with resolving actors', () => {
     actor.send({ type: 'chats.signedIn', userId: 'me' });
     answers.shift()?.(list);
     await waitFor(actor, (s) => s.context.loaded && atRest(s));
+    return { actor, answers };
+  }
+
+  it('a pin, a rename or an edit taken while the list is fetched survives an answer read before it', async () => {
+    const { actor, answers } = await answeredByHand();
     const order = () => actor.getSnapshot().context.entries.map((e) => e.conversation.id);
     expect(order()).toEqual(['c2', 'c1']);
     // A fetch is out (the 20-s refetch, a reconnection) when the pin's event comes.
@@ -535,23 +542,7 @@ describe('chats with resolving actors', () => {
   });
 
   it('a message that arrives while the list is fetched survives an answer read before it, and a reconnection mid-fetch asks again', async () => {
-    const answers: ((l: { conversations: ConversationEntry[] }) => void)[] = [];
-    const actor = createActor(
-      chatsMachine.provide({
-        actors: {
-          session: quiet,
-          pageVisibility: quiet,
-          serverEvents: quiet,
-          deliveries: quiet,
-          markRead: hang,
-          conversationLoader: child,
-          fetchConversations: fromPromise(() => new Promise((resolve) => answers.push(resolve))),
-        } as never,
-      }),
-    ).start();
-    actor.send({ type: 'chats.signedIn', userId: 'me' });
-    answers.shift()?.(list);
-    await waitFor(actor, (s) => s.context.loaded && atRest(s));
+    const { actor, answers } = await answeredByHand();
     actor.send({ type: 'chats.refresh' });
     // The server read the list, then the message committed and its event came before the answer.
     actor.send({ type: 'chats.messageArrived', message: fromAnna });
