@@ -1,7 +1,8 @@
 // Calls in a secret chat (docs/secret-chats.md "Calls") in real Chromium with fake camera and microphone, against
-// the real server and its embedded media server: the media is encrypted end to end with a key both devices derive
-// from their MLS group, video goes both ways through the media server; a browser that cannot encrypt frames gets a
-// notice instead of a call. On the media server alone, with livekit's frame encryption as the app sets it up,
+// the real server and its embedded media server: the media is encrypted end to end with a key the devices in the call
+// make from their MLS group and a secret only they hold, video goes both ways through the media server; in a secret
+// group's call, the one who leaves is left out of the next key and the others go on; a browser that cannot encrypt
+// frames gets a notice instead of a call. On the media server alone, with livekit's frame encryption as the app sets it up,
 // a participant with the same key decodes (also across a simulcast layer switch) and one with another key does not.
 import type { BrowserContext, Page } from '@playwright/test';
 import { tick } from './controls';
@@ -60,6 +61,17 @@ const remoteVideoWidth = (page: Page) =>
     return Math.max(0, ...videos.map((v) => v.videoWidth));
   });
 
+/** Frames the call overlay's remote camera videos have decoded so far, in all. */
+const remoteFrames = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLVideoElement>('.call-overlay [data-lk-local-participant="false"] video')]
+      .map((v) => v.getVideoPlaybackQuality().totalVideoFrames)
+      .reduce((a, b) => a + b, 0),
+  );
+/** The order number of the media key the conference uses (group epoch + the call secret's generation). */
+const keyOrder = async (page: Page) =>
+  Number((await page.locator('.conference').getAttribute('data-e2ee-epoch')) ?? Number.NaN);
+
 const incomingDialog = (page: Page) => page.getByRole('alertdialog', { name: 'Входящий аудио/видео звонок' });
 const callOverlay = (page: Page) => page.getByRole('dialog', { name: /Звонок|Вызов/ });
 
@@ -94,6 +106,76 @@ test('A calls B in a secret chat: encrypted end to end, video both ways', async 
   await pb.getByRole('button', { name: 'Завершить звонок' }).click();
   await expect(callOverlay(pb)).toHaveCount(0);
   await expect(callOverlay(pa)).toHaveCount(0);
+});
+
+test('a secret group’s call: who leaves is left out of the next key, the others go on seeing each other', async ({
+  createUser,
+  newContext,
+  srv,
+}) => {
+  test.setTimeout(240_000);
+  const [anna, boris, vera] = await Promise.all([
+    createUser('Анна', 'a'),
+    createUser('Борис', 'b'),
+    createUser('Вера', 'v'),
+  ]);
+  await makeFriends(srv.url, anna, boris);
+  await makeFriends(srv.url, anna, vera);
+  const contexts = await Promise.all(
+    [anna, boris, vera].map(async (u) => {
+      const c = await newContext({ baseURL: srv.url, permissions: ['camera', 'microphone'] });
+      await signInContext(c, u);
+      return c;
+    }),
+  );
+  const pa = await openPage(contexts[0]!, 'anna');
+  const pb = await openPage(contexts[1]!, 'boris');
+  const pv = await openPage(contexts[2]!, 'vera');
+  await becomeDevice(pb);
+  await becomeDevice(pv);
+  await pa.getByRole('button', { name: 'Новый секретный чат' }).click();
+  const dialog = pa.getByRole('dialog', { name: 'Новый секретный чат' });
+  await tick(dialog.getByRole('checkbox', { name: new RegExp(boris.displayName) }));
+  await tick(dialog.getByRole('checkbox', { name: new RegExp(vera.displayName) }));
+  await dialog.getByRole('button', { name: 'Создать' }).click();
+  await expect(pa).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
+  const composer = pa.getByRole('textbox', { name: 'Сообщение' });
+  await composer.fill('созвонимся втроём?');
+  await composer.press('Enter');
+  for (const page of [pb, pv]) {
+    await page.getByTestId('chat-tile').filter({ hasText: 'Секретный чат' }).click();
+    await expect(page.locator('.msg-text').filter({ hasText: 'созвонимся втроём?' })).toBeVisible({ timeout: 30_000 });
+  }
+
+  await pa.getByRole('button', { name: 'Позвонить с видео', exact: true }).click();
+  for (const page of [pb, pv]) {
+    await expect(incomingDialog(page)).toBeVisible({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Ответить с видео' }).click();
+  }
+  for (const page of [pa, pb, pv]) {
+    await expect(page.locator('.conference[data-e2ee="on"]')).toHaveCount(1, { timeout: 30_000 });
+  }
+  for (const page of [pa, pb, pv]) {
+    await expect.poll(() => remoteFrames(page), { timeout: 45_000, message: 'decodes both others' }).toBeGreaterThan(0);
+  }
+  // One key for the three: the same order number on every page (the first secret, made by the first one in).
+  await expect
+    .poll(async () => {
+      const orders = await Promise.all([pa, pb, pv].map(keyOrder));
+      return orders.every((o) => o > 0) ? new Set(orders).size : 0;
+    })
+    .toBe(1);
+  const before = await keyOrder(pa);
+
+  // Борис leaves: the lead of the two left makes a new secret, sealed to their keys only; both move to it.
+  await callOverlay(pb).getByRole('button', { name: 'Выйти из звонка' }).click();
+  await expect(callOverlay(pb)).toHaveCount(0);
+  for (const page of [pa, pv]) await expect.poll(() => keyOrder(page), { timeout: 20_000 }).toBe(before + 1);
+  // Under the new key each still decodes the other: frames keep coming (a key only one of them had decodes nothing).
+  for (const page of [pa, pv]) {
+    const frames = await remoteFrames(page);
+    await expect.poll(() => remoteFrames(page), { timeout: 30_000 }).toBeGreaterThan(frames + 30);
+  }
 });
 
 test('a browser that cannot encrypt frames says so instead of calling in the clear', async ({

@@ -25,11 +25,12 @@ export const secretChatsActors = {
     lifetime: 'owned',
     owner: 'view',
   },
-  // A secret chat's call key, while such a call is open.
+  // A secret chat's call key, while such a call is open; the guests' door seals its media key to guests.
   secretCall: {
     load: 'wired',
     lifetime: 'owned',
     owner: 'view',
+    systemId: true,
   },
   secretRecovery: {
     load: 'wired',

@@ -9,12 +9,6 @@ import { type AnyActorRef, type EventObject, fromCallback, fromPromise } from 'x
 import type { Ack } from '../../contract/events';
 import { RequestFailure } from '../../contract/failure';
 import { guestLinkUrl } from '../../contract/guest-rules';
-import { openGuestDoor } from './guest-door';
-import { requestServer } from '../../machines/realtime/index';
-import type { Services } from '../app/services';
-import { toClipboard } from '../app/clipboard';
-import { type GuestLinksEffects, guestLinksMachine } from '../../machines/guests/guestLinks/guestLinks.machine';
-import type { GuestLinksEvent } from '../../machines/guests/guestLinks/guestLinks.protocol';
 import {
   type DoorDecision,
   type GuestDoorEffects,
@@ -30,13 +24,24 @@ import type {
   Vouched,
   Waiting,
 } from '../../machines/guests/guestDoor/guestDoor.protocol';
+import { type GuestLinksEffects, guestLinksMachine } from '../../machines/guests/guestLinks/guestLinks.machine';
+import type { GuestLinksEvent } from '../../machines/guests/guestLinks/guestLinks.protocol';
 import { type GuestPageEffects, guestPageMachine } from '../../machines/guests/guestPage/guestPage.machine';
 import type { GuestCallKey, GuestKnock, GuestPageEvent } from '../../machines/guests/guestPage/guestPage.protocol';
+import { requestServer } from '../../machines/realtime/index';
 import type { SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
 import { secretChatOf } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
 import { type AnySystem, systemActor } from '../../machines/shared/system';
+import { toClipboard } from '../app/clipboard';
+import type { Services } from '../app/services';
+import { openGuestDoor } from './guest-door';
 
 const guestCrypto = () => import('./guest-e2ee');
+/** How long a member's door waits for its call's media key (the call connecting) before saying it has none. */
+const CALL_KEY_WAIT_MS = 15_000;
+const CALL_KEY_MISSING = 'Ключ звонка ещё не получен: попробуйте ещё раз через несколько секунд';
+/** Told to the member as it is (messageOf passes a GuestE2eeError's text on). */
+const keyMissing = () => Object.assign(new Error(CALL_KEY_MISSING), { name: 'GuestE2eeError' });
 const secretCrypto = () => import('../secretChats/crypto/worker-client').then((m) => m.secretCrypto());
 
 export const wireGuestPage = (s: Services) =>
@@ -172,7 +177,7 @@ const messageOf = (e: unknown, fallback: string) =>
   e instanceof Error && (e.name === 'SecretCryptoError' || e.name === 'GuestE2eeError') ? e.message : fallback;
 
 /** What this device makes of a waiting guest's key: vouched for by the link's secret, and the code to compare. */
-async function checkGuest(door: GuestDoorRef, secret: SecretDoor, guest: Waiting): Promise<Waiting> {
+async function checkGuest(system: AnySystem, door: GuestDoorRef, secret: SecretDoor, guest: Waiting): Promise<Waiting> {
   const c = await guestCrypto();
   const refused = (problem: string): Waiting => ({ ...guest, check: { verified: false, shortCode: null, problem } });
   if (!guest.e2ee) return refused(c.GUEST_E2EE_TEXTS.badMac);
@@ -181,7 +186,7 @@ async function checkGuest(door: GuestDoorRef, secret: SecretDoor, guest: Waiting
     const linkSecret = await linkSecretOf(door, secret, code, epoch);
     if (!(await c.verifyKnock(linkSecret, code, publicKey, mac))) return refused(c.GUEST_E2EE_TEXTS.badMac);
     tell(door, { type: 'door.keys.vouched', knockId: guest.id, vouched: { linkSecret, e2ee: guest.e2ee } });
-    const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
+    const key = await callKeyOf(system, secret);
     const check: GuestCheck = {
       verified: true,
       shortCode: await c.shortCode(linkSecret, publicKey, key.epoch),
@@ -193,8 +198,37 @@ async function checkGuest(door: GuestDoorRef, secret: SecretDoor, guest: Waiting
   }
 }
 
-const checkAll = (door: GuestDoorRef, secret: SecretDoor | null | undefined, guests: Waiting[]) =>
-  secret ? Promise.all(guests.map((g) => checkGuest(door, secret, g))) : Promise.resolve(guests);
+const checkAll = (system: AnySystem, door: GuestDoorRef, secret: SecretDoor | null | undefined, guests: Waiting[]) =>
+  secret ? Promise.all(guests.map((g) => checkGuest(system, door, secret, g))) : Promise.resolve(guests);
+
+/**
+ * The call's media key as this page's call holds it (the secretCall actor: the group's call key mixed with the secret
+ * only the devices in the call hold, docs/secret-chats.md "Who holds the call's key"): what guests get sealed. Waits
+ * for it while the call connects.
+ */
+function callKeyOf(system: AnySystem, secret: SecretDoor): Promise<CallKeyOf> {
+  const call = systemActor(system, 'secretCall');
+  const keyNow = () => {
+    const c = call?.getSnapshot()?.context;
+    return c && c.conversationId === secret.conversationId ? c.key : null;
+  };
+  const now = keyNow();
+  if (now) return Promise.resolve(now);
+  if (!call) return Promise.reject(keyMissing());
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.unsubscribe();
+      reject(keyMissing());
+    }, CALL_KEY_WAIT_MS);
+    const sub = call.subscribe(() => {
+      const key = keyNow();
+      if (!key) return;
+      clearTimeout(timer);
+      sub.unsubscribe();
+      resolve(key);
+    });
+  });
+}
 
 /** The chat's actor (a child of the device actor), which applies the group's commits and updates this device's leaf. */
 function chatActor(system: AnySystem, conversationId: string): SecretChatRef | undefined {
@@ -211,11 +245,9 @@ async function rekeyCall(system: AnySystem, secret: SecretDoor) {
   chatActor(system, secret.conversationId)?.send({ type: 'secretChat.log', seq: 0, epoch: 0 });
 }
 
-/** Seals the current call key to each guest this page vouched for that is no longer waiting (a newer epoch). */
-async function resealAll(system: AnySystem, door: GuestDoorRef, secret: SecretDoor, epoch: number) {
+/** Seals the call's new media key to each guest this page vouched for that is no longer waiting. */
+async function resealAll(system: AnySystem, door: GuestDoorRef, key: CallKeyOf) {
   if (Object.keys(keysOf(door).vouched).length === 0) return;
-  const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
-  if (key.epoch < epoch) return;
   for (const [knockId, g] of Object.entries(keysOf(door).vouched)) {
     if (keysOf(door).waitingNow.includes(knockId)) continue;
     if (!(await sendKey(system, knockId, g, key).catch(() => true))) tell(door, { type: 'door.keys.gone', knockId });
@@ -238,8 +270,7 @@ async function answerKeyRequest(
   if (!(await c.verifyKnock(linkSecret, e2ee.code, e2ee.publicKey, e2ee.mac))) return;
   const v = { linkSecret, e2ee };
   tell(door, { type: 'door.keys.vouched', knockId, vouched: v });
-  const key = await (await secretCrypto()).callKey(secret.userId, secret.conversationId);
-  await sendKey(system, knockId, v, key);
+  await sendKey(system, knockId, v, await callKeyOf(system, secret));
 }
 
 export const wireGuestDoor = (s: Services) =>
@@ -267,45 +298,44 @@ export const wireGuestDoor = (s: Services) =>
               // Only this call's own guests are checked against its group (other rooms' lists are ignored anyway).
               const own = secret && p.room === `conv-${secret.conversationId}` ? secret : null;
               if (own) tell(door, { type: 'door.keys.waiting', knockIds: p.guests.map((g) => g.id) });
-              void checkAll(door, own, p.guests).then((guests) => {
+              void checkAll(system, door, own, p.guests).then((guests) => {
                 if (n === latest)
                   sendBack({ type: 'door.waiting', room: p.room, guests, ring: p.ring } satisfies GuestDoorEvent);
               });
             }),
           );
-        if (secret) {
-          let chat: SecretChatRef | undefined;
-          let chatSub: { unsubscribe(): void } | null = null;
-          let seen: number | null = null;
-          const follow = () => {
-            const next = chatActor(system, secret.conversationId);
-            if (next === chat) return;
-            chatSub?.unsubscribe();
-            chat = next;
-            chatSub =
-              chat?.subscribe((snap) => {
-                const epoch = snap.context.epoch;
-                if (epoch === null || epoch === seen) return;
-                const first = seen === null;
-                seen = epoch;
-                if (!first) void resealAll(system, door, secret, epoch).catch(() => undefined);
-              }) ?? null;
-          };
-          const device = systemActor(system, 'secretDevice');
-          if (device) subs.push(device.subscribe(follow));
-          follow();
-          subs.push({ unsubscribe: () => chatSub?.unsubscribe() });
+        // Each new media key of the call (a new epoch of the group, or a new secret after someone left) goes to the
+        // guests this page let in. The call's key actor runs before the door: the door opens once its call connects.
+        const call = secret ? systemActor(system, 'secretCall') : undefined;
+        if (secret && call) {
+          let seen = call.getSnapshot()?.context.key ?? null;
+          subs.push(
+            call.subscribe((snap) => {
+              const key = snap.context.key;
+              if (!key || key === seen) return;
+              seen = key;
+              void resealAll(system, door, key).catch(() => undefined);
+            }),
+          );
         }
         return () => {
           for (const sub of subs) sub.unsubscribe();
         };
       }),
       loadWaiting: fromPromise(
-        async ({ input, self }: { input: { room: string; secret?: SecretDoor }; self: AnyActorRef }) => {
+        async ({
+          input,
+          self,
+          system,
+        }: {
+          input: { room: string; secret?: SecretDoor };
+          self: AnyActorRef;
+          system: AnySystem;
+        }) => {
           const door = doorOf(self);
           const { guests } = await s.api.call('waitingGuests', { query: { room: input.room } });
           if (input.secret) tell(door, { type: 'door.keys.waiting', knockIds: guests.map((g) => g.id) });
-          return checkAll(door, input.secret, guests);
+          return checkAll(system, door, input.secret, guests);
         },
       ),
       createLink: fromPromise(
@@ -358,8 +388,7 @@ export const wireGuestDoor = (s: Services) =>
             const c = await guestCrypto();
             if (!guest?.e2ee) return { ok: false, message: c.GUEST_E2EE_TEXTS.badMac };
             const linkSecret = await linkSecretOf(door, e2ee.secret, guest.e2ee.code, guest.e2ee.epoch);
-            const worker = await secretCrypto();
-            const callKey = await worker.callKey(e2ee.secret.userId, e2ee.secret.conversationId);
+            const callKey = await callKeyOf(system, e2ee.secret);
             // Refused (GuestE2eeError) unless the link's secret vouches for the key.
             const sealed = await c.sealCallKey({ linkSecret, knockId: guest.id, ...guest.e2ee, callKey });
             const ack = await requestServer(
@@ -372,8 +401,8 @@ export const wireGuestDoor = (s: Services) =>
               tell(door, { type: 'door.keys.admitted', knockId: guest.id, vouched: v });
               // The group may have moved on while the admission was on its way: that epoch's reseal found the
               // guest still waiting, so the newer key goes now.
-              const now = await worker.callKey(e2ee.secret.userId, e2ee.secret.conversationId);
-              if (now.epoch > callKey.epoch) await sendKey(system, guest.id, v, now).catch(() => true);
+              const now = await callKeyOf(system, e2ee.secret);
+              if (now !== callKey) await sendKey(system, guest.id, v, now).catch(() => true);
             }
             return ack;
           } catch (e) {

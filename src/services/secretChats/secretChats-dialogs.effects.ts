@@ -2,13 +2,11 @@
 // «Проверить шифрование». Apart from the device actor's wiring (secretChats.ts), whose chunk loads in the background
 // on every signed-in page: these machines load when one of them is first opened.
 import { fromCallback, fromPromise } from 'xstate';
-import type { Services } from '../app/services';
-import { secretCrypto } from './crypto/worker-client';
-import { NoDeviceError } from './secret-effects';
 import { type SecretCallEffects, secretCallMachine } from '../../machines/secretChats/secretCall/secretCall.machine';
 import type {
   CallKey,
   SecretCallEvent,
+  SecretCallExchangeInput,
   SecretCallInput,
 } from '../../machines/secretChats/secretCall/secretCall.protocol';
 import type { SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
@@ -17,16 +15,19 @@ import {
   type SecretDialogEffects,
   secretDialogMachine,
 } from '../../machines/secretChats/secretDialog/secretDialog.machine';
+import {
+  type SecretVerifyEffects,
+  secretVerifyMachine,
+} from '../../machines/secretChats/secretVerify/secretVerify.machine';
 import type {
   SecretVerification,
   SecretVerifyInput,
   SecretVerifySave,
 } from '../../machines/secretChats/secretVerify/secretVerify.protocol';
-import {
-  type SecretVerifyEffects,
-  secretVerifyMachine,
-} from '../../machines/secretChats/secretVerify/secretVerify.machine';
 import { type AnySystem, systemActor } from '../../machines/shared/system';
+import type { Services } from '../app/services';
+import { secretCrypto } from './crypto/worker-client';
+import { NoDeviceError } from './secret-effects';
 import { secretEffects } from './secretChats.effects';
 
 export function wireSecretDialog(s: Services) {
@@ -61,10 +62,46 @@ export function wireSecretDialog(s: Services) {
   });
 }
 
+/**
+ * The call secret's exchange (call-secret.ts, loaded with the call): each input handled in order, what it gives sent
+ * back (messages for the data channel, then the new media key).
+ */
+const exchange = fromCallback<SecretCallExchangeInput, SecretCallInput>(({ input, sendBack, receive }) => {
+  let live = true;
+  const made = import('./call-secret').then((m) => new m.CallSecretExchange(input.conversationId, input.userId));
+  let queue: Promise<unknown> = Promise.resolve();
+  receive((event) => {
+    queue = queue.then(async () => {
+      const x = await made;
+      const step =
+        event.type === 'secretCall.base'
+          ? await x.base(event.base.epoch, event.base.key)
+          : event.type === 'secretCall.connected'
+            ? await x.connectedTo(event.others)
+            : event.type === 'secretCall.joined'
+              ? await x.joined(event.identity)
+              : event.type === 'secretCall.left'
+                ? await x.left(event.identity, event.others)
+                : event.type === 'secretCall.helloAgain'
+                  ? await x.helloAgain()
+                  : await x.received(event.from, event.payload);
+      if (!live) return;
+      for (const m of step.send) sendBack({ type: 'secretCall.send', payload: m.payload, to: m.to });
+      if (step.key) sendBack({ type: 'secretCall.key', key: step.key, generation: x.generation });
+    });
+    // A message that does not open or hold is dropped inside; nothing else here may stop the next one.
+    queue = queue.catch(() => undefined);
+  });
+  return () => {
+    live = false;
+  };
+});
+
 /** A secret chat's call key: from the crypto worker, again at each epoch the chat's actor reaches. */
 export function wireSecretCall() {
   return secretCallMachine.provide({
     actors: {
+      exchange,
       derive: fromPromise<CallKey, SecretCallInput>(({ input }) =>
         secretCrypto().callKey(input.userId, input.conversationId),
       ),

@@ -141,7 +141,7 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
       onLeave={props.onEnd}
       onError={props.onFailed}
       chat={props.chat}
-      e2ee={e2ee ? { key: e2ee.key } : null}
+      e2ee={e2ee ? { key: e2ee.key, exchange: e2ee.exchange ?? null } : null}
       groupRoom={props.groupRoom ?? null}
       noise={props.noise ?? null}
     />
@@ -188,7 +188,7 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
             <p className="call-e2ee-blocked" role="alert">
               {blocked}
             </p>
-          ) : e2ee && !e2ee.key ? (
+          ) : e2ee && !e2ee.key && !e2ee.exchange?.ready ? (
             <p className="call-loading" role="status">
               Подключаемся…
             </p>

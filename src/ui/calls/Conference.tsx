@@ -42,10 +42,12 @@ import {
 import { DisconnectReason, type LocalAudioTrack, type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
 import { createContext, type FormEvent, useContext, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { GUEST_IDENTITY_PREFIX, isGuestIdentity, leadsRekey } from '../../contract/guest-rules';
+import { CALL_SECRET_TOPIC } from '../../machines/secretChats/secretCall/secretCall.protocol';
 import { useMediaQuery } from '../shared/useMediaQuery';
 import type { ConversationChat } from './call-chat';
 import { dropUnencrypted, type EncryptedRoom, encryptedRoom } from './call-e2ee';
 import {
+  type CallKeyExchange,
   type ConferenceProps,
   chatText,
   type GroupRoomPanel,
@@ -127,6 +129,7 @@ export default function Conference(props: ConferenceProps) {
         </div>
       )}
       {props.onGuestLeft && <GuestDeparture onLeft={props.onGuestLeft} />}
+      {props.e2ee?.exchange && <KeyExchange exchange={props.e2ee.exchange} />}
       {props.groupRoom && <MuteWhenAsked times={props.groupRoom.mutedTimes} />}
       <RemoveGuest.Provider value={props.onRemoveGuest ?? null}>
         <GroupRoom.Provider value={props.groupRoom ?? null}>
@@ -183,6 +186,58 @@ function GuestDeparture({ onLeft }: { onLeft: (knockId: string, lead: boolean) =
   return null;
 }
 
+/** A member who left for one of these is still in the call (on another device, or another media worker). */
+const STILL_IN = new Set([DisconnectReason.DUPLICATE_IDENTITY, DisconnectReason.MIGRATION]);
+
+/**
+ * The call secret's exchange over the room (docs/secret-chats.md "Who holds the call's key"): who is in, who joins and
+ * who leaves, and its messages on the data channel, both ways.
+ */
+function KeyExchange({ exchange }: { exchange: CallKeyExchange }) {
+  const room = useRoomContext();
+  const x = useRef(exchange);
+  x.current = exchange;
+  useEffect(() => {
+    const others = () => [...room.remoteParticipants.values()].map((p) => p.identity);
+    const connected = () => x.current.tell({ type: 'secretCall.connected', others: others() });
+    const joined = (p: { identity: string }) => x.current.tell({ type: 'secretCall.joined', identity: p.identity });
+    const left = (p: { identity: string }, reason?: DisconnectReason) => {
+      if (reason !== undefined && STILL_IN.has(reason)) return;
+      x.current.tell({ type: 'secretCall.left', identity: p.identity, others: others() });
+    };
+    const data = (payload: Uint8Array, p?: { identity: string }, _kind?: unknown, topic?: string) => {
+      if (topic === CALL_SECRET_TOPIC && p) x.current.tell({ type: 'secretCall.data', from: p.identity, payload });
+    };
+    room.on(RoomEvent.Connected, connected);
+    room.on(RoomEvent.ParticipantConnected, joined);
+    room.on(RoomEvent.ParticipantDisconnected, left);
+    room.on(RoomEvent.DataReceived, data);
+    if (room.state === 'connected') connected();
+    return () => {
+      room.off(RoomEvent.Connected, connected);
+      room.off(RoomEvent.ParticipantConnected, joined);
+      room.off(RoomEvent.ParticipantDisconnected, left);
+      room.off(RoomEvent.DataReceived, data);
+    };
+  }, [room]);
+  const onSend = exchange.onSend;
+  useEffect(
+    () =>
+      onSend(({ payload, to }) => {
+        if (room.state !== 'connected') return;
+        void room.localParticipant
+          .publishData(payload.slice(), {
+            reliable: true,
+            topic: CALL_SECRET_TOPIC,
+            destinationIdentities: to ?? undefined,
+          })
+          .catch(() => undefined);
+      }),
+    [room, onSend],
+  );
+  return null;
+}
+
 /**
  * For a secret chat's call: a room with LiveKit's end-to-end encryption (call-e2ee.ts) and its e2ee worker, each
  * newer epoch's key set as it arrives: `keyed` once the first key is set and encryption is on (it may connect),
@@ -215,11 +270,12 @@ function useEncryptedRoom(
     };
   }, [secret]);
   const key = e2ee?.key ?? null;
+  // A member's call connects once the group's key is known, with a key of the page's own until the call's arrives.
+  const placeholder = !key && !!e2ee?.exchange?.ready;
   useEffect(() => {
-    if (!secret || !key) return;
+    if (!secret || !(key || placeholder)) return;
     let live = true;
-    void secret.keys
-      .setEpochKey(key.epoch, key.key)
+    void (key ? secret.keys.setEpochKey(key.epoch, key.key) : secret.keys.setPlaceholder())
       .then(() => secret.room.setE2EEEnabled(true))
       .then(
         () => {
@@ -231,7 +287,7 @@ function useEncryptedRoom(
     return () => {
       live = false;
     };
-  }, [secret, key]);
+  }, [secret, key, placeholder]);
   return secret ? { room: secret.room, keyed, encrypted, dropped } : { keyed: false, encrypted: false, dropped: [] };
 }
 

@@ -19,7 +19,21 @@ describe('EpochKeyProvider', () => {
       { index: 18 % KEYRING_SIZE, current: true, shared: true },
     ]);
     expect(keys.getLatestManuallySetKeyIndex()).toBe(2);
+    // The same number again replaces its key (two devices that made a first secret each settle on one).
+    await keys.setEpochKey(18, bytes(99));
+    expect(set.at(-1)).toEqual({ index: 18 % KEYRING_SIZE, current: true, shared: true });
+    expect(set).toHaveLength(3);
     // Shared by every participant, never ratcheted or dropped after failures (a wrong key stays wrong).
     expect(keys.getOptions()).toMatchObject({ sharedKey: true, ratchetWindowSize: 0, failureTolerance: -1 });
+  });
+
+  it('holds a key of its own at index 0 until the call’s first key, and never after', async () => {
+    const keys = new EpochKeyProvider();
+    const set: (number | undefined)[] = [];
+    keys.on(KeyProviderEvent.SetKey, (info) => set.push(info.keyIndex));
+    await keys.setPlaceholder();
+    await keys.setEpochKey(5, new Uint8Array(32).fill(5));
+    await keys.setPlaceholder();
+    expect(set).toEqual([0, 5]);
   });
 });

@@ -1,7 +1,8 @@
 // LiveKit's end-to-end encryption for a secret chat's call (docs/secret-chats.md "Calls"), in the conference chunk
-// only. Every participant sets the same key per MLS epoch, at key index epoch mod KEYRING_SIZE: a new epoch's key
-// becomes the one frames are encrypted with, while frames still under the previous epoch's index decrypt with the
-// key kept there. The e2ee worker (livekit-client's) is started only for such a call.
+// only. Every participant sets the same key per order number (the MLS epoch plus the call secret's generation), at
+// key index number mod KEYRING_SIZE: a newer key becomes the one frames are encrypted with, while frames still under
+// the previous index decrypt with the key kept there. The e2ee worker (livekit-client's) is started only for such a
+// call.
 import {
   BaseKeyProvider,
   createKeyMaterialFromBuffer,
@@ -16,7 +17,11 @@ import {
 /** Key indexes in LiveKit's keyring: the last 16 epochs' keys stay usable for late frames. */
 export const KEYRING_SIZE = 16;
 
-/** A shared key per epoch, set from outside; never ratcheted (a wrong key is not "repaired" by guessing). */
+/**
+ * A shared key per order number, set from outside; never ratcheted (a wrong key is not "repaired" by guessing). For a
+ * member of a secret chat the number is the group's epoch plus the call secret's generation (call-secret.ts); for a
+ * guest, what the member who sealed the key said.
+ */
 export class EpochKeyProvider extends BaseKeyProvider {
   constructor() {
     super({ sharedKey: true, ratchetWindowSize: 0, failureTolerance: -1, keyringSize: KEYRING_SIZE });
@@ -26,16 +31,31 @@ export class EpochKeyProvider extends BaseKeyProvider {
   private queue: Promise<void> = Promise.resolve();
 
   /**
-   * The 32 exporter bytes of `epoch` as the frame key (HKDF in livekit), made the current one. Keys are set in the
-   * order asked, and one of an epoch older than the newest set is ignored (it would take the current index back).
+   * The 32 bytes of key `epoch` as the frame key (HKDF in livekit), made the current one. Keys are set in the order
+   * asked; one older than the newest set is ignored (it would take the current index back), one of the same number
+   * replaces it (two devices that both made the call's first secret settle on one).
    */
   setEpochKey(epoch: number, key: Uint8Array): Promise<void> {
     const bytes = key.slice().buffer;
     this.queue = this.queue.then(async () => {
-      if (epoch <= this.newest) return;
+      if (epoch < this.newest) return;
       const material = await createKeyMaterialFromBuffer(bytes);
       this.newest = epoch;
       this.onSetEncryptionKey(material, undefined, epoch % KEYRING_SIZE);
+    });
+    return this.queue;
+  }
+
+  /**
+   * Until the call's key arrives, a random key of this page's own at index 0: the room may connect, and what it sends
+   * meanwhile nobody decrypts (never the group's key alone, which members outside the call hold too). Any key set
+   * after it wins.
+   */
+  setPlaceholder(): Promise<void> {
+    const bytes = crypto.getRandomValues(new Uint8Array(32)).buffer;
+    this.queue = this.queue.then(async () => {
+      if (this.newest >= 0) return;
+      this.onSetEncryptionKey(await createKeyMaterialFromBuffer(bytes), undefined, 0);
     });
     return this.queue;
   }

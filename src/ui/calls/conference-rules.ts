@@ -1,5 +1,6 @@
 // The call view's rules as plain functions (docs/behaviour.md §2, §6, §9), free of livekit imports so they stay out of
 // the first bundle and are testable without a media stack.
+import type { SecretCallRoomEvent } from '../../machines/secretChats/secretCall/secretCall.protocol';
 import type { ConversationChat } from './call-chat';
 
 /** What the conference view needs; the lazy chunk (Conference.tsx) implements it. */
@@ -86,6 +87,20 @@ export const CALL_ENCRYPTED = 'Звонок защищён сквозным ши
 /** The call key of the group's newest epoch this device derived; null while the first one is on its way. */
 export interface CallEncryption {
   key: { epoch: number; key: Uint8Array } | null;
+  /** A member's call: the call secret's exchange (absent on a guest's page, whose key comes sealed through its door). */
+  exchange?: CallKeyExchange | null;
+}
+
+/**
+ * The call secret's exchange as the conference drives it (docs/secret-chats.md "Who holds the call's key"): the room's
+ * events go to it, and what it sends goes on the room's data channel (topic CALL_SECRET_TOPIC).
+ */
+export interface CallKeyExchange {
+  /** The group's call key is known: the room may connect, with a key of the page's own until the call's arrives. */
+  ready: boolean;
+  tell(event: SecretCallRoomEvent): void;
+  /** Each message to send; returns the unsubscribe. */
+  onSend(listener: (message: { payload: Uint8Array; to: string[] | null }) => void): () => void;
 }
 
 /**
