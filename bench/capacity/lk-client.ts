@@ -1,5 +1,7 @@
-// A lightweight LiveKit participant for the capacity figures: the real signalling (legacy /rtc, two peer
-// connections, werift) and ICE/DTLS/SRTP once, then synthetic media. As a publisher it sends a 720p30 VP8 simulcast
+// A lightweight LiveKit participant for the capacity figures: the real signalling and ICE/DTLS/SRTP once (werift),
+// then synthetic media. BENCH_SIGNAL picks the flow: `v1` (the default) is livekit-client's own, one peer connection
+// on /rtc/v1 that the client offers on (the server asks for receive sections with mediaSectionsRequirement);
+// `legacy` is /rtc with a publisher and a subscriber connection. As a publisher it sends a 720p30 VP8 simulcast
 // camera (rids q, h, f at 720p-like packet rates and sizes, keyframes on PLI) and Opus-sized audio at 50 packets/s,
 // encrypted by werift's SRTP; as a subscriber it counts what arrives at its socket without decrypting it (the RTP
 // header, its padding bit and the packet's size are in the clear), so one core of clients can take in tens of
@@ -7,6 +9,10 @@
 // would cause (receiver reports), as a browser behind such a link would.
 import {
   AddTrackRequest,
+  ClientInfo,
+  ClientInfo_SDK,
+  ConnectionSettings,
+  JoinRequest,
   Ping,
   SessionDescription,
   SignalRequest,
@@ -17,10 +23,52 @@ import {
   TrickleRequest,
   VideoLayer,
   VideoQuality,
+  WrappedJoinRequest,
 } from '@livekit/protocol';
 import * as werift from 'werift';
 import WebSocket from 'ws';
 import { createPeer, type PeerNetwork } from '../../server/sfu/session/peer';
+
+/** The signalling flow: livekit-client's single connection (`v1`) or the legacy two (`legacy`). */
+export type SignalMode = 'v1' | 'legacy';
+export function signalMode(env = process.env.BENCH_SIGNAL): SignalMode {
+  if (env === undefined || env === '' || env === 'v1') return 'v1';
+  if (env === 'legacy') return 'legacy';
+  throw new Error(`BENCH_SIGNAL=${env}: v1 or legacy`);
+}
+
+/**
+ * The SRTP profiles a client offers in its DTLS handshake (BENCH_SRTP): `aes` only AES_CM_128_HMAC_SHA1_80, `gcm` only
+ * AEAD_AES_128_GCM, unset werift's defaults as the media server orders them (AES_CM first). The DTLS server picks
+ * from them: on every flow that is the media server, which takes AES_CM when it may.
+ */
+const SRTP_OFFERED: Record<string, number[]> = {
+  aes: [werift.ProtectionProfileAes128CmHmacSha1_80],
+  gcm: [werift.ProtectionProfileAeadAes128Gcm],
+};
+const PROFILE_NAMES: Record<number, string> = {
+  [werift.ProtectionProfileAes128CmHmacSha1_80]: 'AES_CM_128_HMAC_SHA1_80',
+  [werift.ProtectionProfileAeadAes128Gcm]: 'AEAD_AES_128_GCM',
+};
+
+/**
+ * Makes a connection's DTLS offer only `profiles`: set after each description, as createPeer sets the media server's
+ * order (werift reads the list when the handshake starts, after both descriptions).
+ */
+function offerOnly(pc: werift.RTCPeerConnection, profiles: readonly number[]): void {
+  const target = pc as unknown as Record<
+    'setLocalDescription' | 'setRemoteDescription',
+    (...a: unknown[]) => Promise<unknown>
+  >;
+  for (const name of ['setLocalDescription', 'setRemoteDescription'] as const) {
+    const set = target[name].bind(pc);
+    target[name] = async (...args) => {
+      const r = await set(...args);
+      for (const t of pc.dtlsTransports) (t as unknown as { srtpProfiles: number[] }).srtpProfiles = [...profiles];
+      return r;
+    };
+  }
+}
 
 const network: PeerNetwork = {
   hostAddresses: ['127.0.0.1'],
@@ -77,7 +125,9 @@ export interface StreamCounters extends ReceiveCounters {
 }
 
 export class LkClient {
+  /** The connection the client offers on: the only one on /rtc/v1, the publisher's on /rtc. */
   readonly pub: werift.RTCPeerConnection;
+  /** The connection media arrives on: `pub` itself on /rtc/v1, the SFU-offered subscriber connection on /rtc. */
   readonly sub: werift.RTCPeerConnection;
   private ws!: WebSocket;
   sid = '';
@@ -89,6 +139,10 @@ export class LkClient {
   readonly sent = { audio: 0, q: 0, h: 0, f: 0 };
   private offerId = 0;
   private answerWaiters = new Map<number, (sdp: string) => void>();
+  /** /rtc/v1: offers go one at a time (publishing, and the receive sections the SFU asks for). */
+  private negotiation: Promise<void> = Promise.resolve();
+  /** The layers' SSRCs once the camera's transceiver exists (named in offers for the native transport). */
+  private layerSsrcs: { transceiver: werift.RTCRtpTransceiver; ssrcs: number[] } | null = null;
   private publishedWaiters = new Map<string, () => void>();
   private pingTimer: NodeJS.Timeout | null = null;
   private feedbackTimer: NodeJS.Timeout | null = null;
@@ -103,14 +157,34 @@ export class LkClient {
   /** Link capacity this subscriber reports (bit/s); null = none reported. */
   linkBps: number | null = null;
 
-  constructor(readonly identity: string) {
+  constructor(
+    readonly identity: string,
+    readonly signal: SignalMode = signalMode(),
+  ) {
     this.pub = createPeer(network);
     // A browser answers the SFU's offer as the DTLS client.
-    this.sub = createPeer(network, { answers: 'active' });
+    this.sub = signal === 'v1' ? this.pub : createPeer(network, { answers: 'active' });
+    const offered = SRTP_OFFERED[process.env.BENCH_SRTP ?? ''];
+    if (process.env.BENCH_SRTP && !offered) throw new Error(`BENCH_SRTP=${process.env.BENCH_SRTP}: aes or gcm`);
+    if (offered) for (const pc of new Set([this.pub, this.sub])) offerOnly(pc, offered);
+  }
+
+  /** The SRTP profile negotiated on the connection media arrives on (and on the publisher's, where it differs). */
+  srtpProfile(): string {
+    const of = (pc: werift.RTCPeerConnection) => {
+      const t = pc.dtlsTransports[0] as unknown as { srtp?: { localContext?: { profile?: number } } } | undefined;
+      const id = t?.srtp?.localContext?.profile;
+      return id === undefined ? 'none' : (PROFILE_NAMES[id] ?? `profile ${id}`);
+    };
+    const sub = of(this.sub);
+    const pub = of(this.pub);
+    // A connection never used (a subscriber's publisher connection, a publisher's without subscriptions) says none.
+    if (pub === 'none' || sub === pub) return sub;
+    return sub === 'none' ? pub : `${sub} (publisher's ${pub})`;
   }
 
   async connect(url: string, token: string, autoSubscribe: boolean): Promise<void> {
-    this.ws = new WebSocket(`${url}/rtc?access_token=${token}&auto_subscribe=${autoSubscribe ? 1 : 0}&protocol=16`);
+    this.ws = new WebSocket(this.signalUrl(url, token, autoSubscribe));
     this.ws.binaryType = 'nodebuffer';
     const joined = new Promise<void>((resolve, reject) => {
       this.ws.once('error', reject);
@@ -132,6 +206,18 @@ export class LkClient {
     );
     this.pingTimer.unref();
     this.countAtSocket();
+  }
+
+  private signalUrl(url: string, token: string, autoSubscribe: boolean): string {
+    if (this.signal === 'legacy')
+      return `${url}/rtc?access_token=${token}&auto_subscribe=${autoSubscribe ? 1 : 0}&protocol=16`;
+    // As livekit-client 2.x does: the join request, wrapped, in the query.
+    const join = new JoinRequest({
+      clientInfo: new ClientInfo({ sdk: ClientInfo_SDK.JS, version: 'bench', protocol: 16 }),
+      connectionSettings: new ConnectionSettings({ autoSubscribe }),
+    });
+    const wrapped = new WrappedJoinRequest({ joinRequest: join.toBinary() });
+    return `${url}/rtc/v1?access_token=${token}&join_request=${Buffer.from(wrapped.toBinary()).toString('base64url')}`;
   }
 
   private send(message: SignalRequest['message']): void {
@@ -156,6 +242,14 @@ export class LkClient {
       case 'trackPublished':
         this.publishedWaiters.get(msg.value.cid)?.();
         return;
+      case 'mediaSectionsRequirement': {
+        // /rtc/v1: receive sections for subscriptions, then an offer the SFU fills them in its answer.
+        const { numAudios, numVideos } = msg.value;
+        for (let i = 0; i < numAudios; i++) this.pub.addTransceiver('audio', { direction: 'recvonly' });
+        for (let i = 0; i < numVideos; i++) this.pub.addTransceiver('video', { direction: 'recvonly' });
+        this.negotiate().catch(() => {});
+        return;
+      }
       case 'trickle': {
         const pc = msg.value.target === SignalTarget.SUBSCRIBER ? this.sub : this.pub;
         void pc.addIceCandidate(JSON.parse(msg.value.candidateInit)).catch(() => {});
@@ -167,18 +261,46 @@ export class LkClient {
 
   private async answerSubscriberOffer(offer: SessionDescription): Promise<void> {
     await this.sub.setRemoteDescription({ type: 'offer', sdp: offer.sdp });
-    // Which publisher each SSRC the SFU sends on carries: a=msid:<publisher sid>|<track sid> in its m-line.
-    for (const section of offer.sdp.split(/\r?\nm=/).slice(1)) {
-      const msid = section.match(/a=msid:(PA_[^|\s]+)\|/)?.[1];
-      const ssrc = section.match(/a=ssrc:(\d+)/)?.[1];
-      if (msid && ssrc && section.startsWith('video')) this.ssrcPublisher.set(Number(ssrc), msid);
-    }
+    this.notePublishers(offer.sdp);
     const answer = await this.sub.createAnswer();
     await this.sub.setLocalDescription(answer);
     this.send({
       case: 'answer',
       value: new SessionDescription({ type: 'answer', sdp: this.sub.localDescription?.sdp ?? '', id: offer.id }),
     });
+  }
+
+  /** Which publisher each SSRC the SFU sends on carries: a=msid:<publisher sid>|<track sid> in its m-line. */
+  private notePublishers(sdp: string): void {
+    for (const section of sdp.split(/\r?\nm=/).slice(1)) {
+      const msid = section.match(/a=msid:(PA_[^|\s]+)\|/)?.[1];
+      const ssrc = section.match(/a=ssrc:(\d+)/)?.[1];
+      if (msid && ssrc && section.startsWith('video')) this.ssrcPublisher.set(Number(ssrc), msid);
+    }
+  }
+
+  /**
+   * /rtc/v1: one offer and its answer, after any under way. The SFU's answer carries the sections of the tracks this
+   * client subscribes to, with their SSRCs.
+   */
+  private negotiate(): Promise<void> {
+    const run = async () => {
+      const offer = await this.pub.createOffer();
+      await this.pub.setLocalDescription(offer);
+      const id = ++this.offerId;
+      const answered = new Promise<string>((r) => this.answerWaiters.set(id, r));
+      let sdp = this.pub.localDescription?.sdp ?? '';
+      if (process.env.SFU_TRANSPORT === 'datachannel' && this.layerSsrcs)
+        sdp = withLayerSsrcs(sdp, this.layerSsrcs.transceiver.mid ?? '0', this.layerSsrcs.ssrcs);
+      this.send({ case: 'offer', value: new SessionDescription({ type: 'offer', sdp, id }) });
+      const answer = await answered;
+      this.answerWaiters.delete(id);
+      // Before applying it: the SFU may send on the new sections while the answer is being applied.
+      this.notePublishers(answer);
+      await this.pub.setRemoteDescription({ type: 'answer', sdp: answer });
+    };
+    this.negotiation = this.negotiation.then(run, run);
+    return this.negotiation;
   }
 
   /**
@@ -208,6 +330,8 @@ export class LkClient {
           s = { ...newCounters(), publisherSid: this.ssrcPublisher.get(ssrc) ?? '' };
           this.streams.set(ssrc, s);
         }
+        // A packet can come before the description naming its publisher was read.
+        if (!s.publisherSid) s.publisherSid = this.ssrcPublisher.get(ssrc) ?? '';
         if (b0 & 0x20) {
           r.padding++;
           s.padding++;
@@ -273,18 +397,12 @@ export class LkClient {
       t.sender.streamId = `${this.identity}-stream`;
       (t.sender as { trackId: string }).trackId = cid;
     }
-    const offer = await this.pub.createOffer();
-    await this.pub.setLocalDescription(offer);
-    const id = ++this.offerId;
-    const answered = new Promise<string>((r) => this.answerWaiters.set(id, r));
     const rand = () => (Math.random() * 0xffffffff) >>> 0;
     const videoSsrcs = LAYERS.map(rand);
-    let sdp = this.pub.localDescription?.sdp ?? '';
     // libdatachannel (SFU_TRANSPORT=datachannel) routes RTP only by SSRCs the offer names: name the layers' SSRCs
     // (the same packets either way; werift routes rid-only simulcast by the rid extension and gets the offer as before).
-    if (process.env.SFU_TRANSPORT === 'datachannel') sdp = withLayerSsrcs(sdp, v.mid ?? '0', videoSsrcs);
-    this.send({ case: 'offer', value: new SessionDescription({ type: 'offer', sdp, id }) });
-    await this.pub.setRemoteDescription({ type: 'answer', sdp: await answered });
+    this.layerSsrcs = { transceiver: v, ssrcs: videoSsrcs };
+    await this.negotiate();
     const extId = (uri: string) => v.headerExtensions.find((e) => e.uri === uri)?.id ?? 0;
     this.ext = {
       mid: extId(werift.RTP_EXTENSION_URI.sdesMid),

@@ -16,7 +16,7 @@ import { AccessToken } from 'livekit-server-sdk';
 import '../udp-rcvbuf';
 import { pinToCpu } from '../cpu-pin';
 import { cpuTicks, request, schedWaitNs, sfuStats, ticksPerSecond, udpSendFloor } from '../sfu-child';
-import { LAYERS, LkClient, startMedia, waitFor } from './lk-client';
+import { LAYERS, LkClient, signalMode, startMedia, waitFor } from './lk-client';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const apiKey = `APIbench${randomBytes(3).toString('hex')}`;
@@ -69,6 +69,12 @@ async function stopSfuChild(sfu: Sfu): Promise<void> {
   await new Promise((r) => sfu.child.once('exit', r));
 }
 
+/** How the figure's clients reached the SFU: the signal flow and the SRTP profile(s) they negotiated. */
+function flowOf(clients: readonly LkClient[]): string {
+  const profiles = [...new Set(clients.map((c) => c.srtpProfile()))].join(', ');
+  return `signal ${signalMode()}, SRTP ${profiles}`;
+}
+
 function header(sfu: Sfu): void {
   const commit = (() => {
     try {
@@ -87,6 +93,9 @@ function header(sfu: Sfu): void {
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
+  );
+  console.log(
+    `signalling: ${signalMode() === 'v1' ? "livekit-client's single connection, /rtc/v1" : 'legacy /rtc, two connections'} (BENCH_SIGNAL)`,
   );
   console.log(
     sfu.pinned
@@ -299,7 +308,7 @@ async function capacity(sfu: Sfu, floorUs: number): Promise<void> {
         : `the figure: the last step under both limits (${best.publishers} × ${best.subscribers}); the SFU's core was not saturated without loss`,
     );
     console.log(
-      `capacity: ${Math.round(best.receivedPerS / best.busy)} forwarded packets/s per core at ${(best.busy * 100).toFixed(1)} % of a core, ${best.usPerPacket.toFixed(1)} µs per packet, ${(best.usPerPacket / floorUs).toFixed(1)}x a bare UDP send`,
+      `capacity: ${Math.round(best.receivedPerS / best.busy)} forwarded packets/s per core at ${(best.busy * 100).toFixed(1)} % of a core, ${best.usPerPacket.toFixed(1)} µs per packet, ${(best.usPerPacket / floorUs).toFixed(1)}x a bare UDP send; ${flowOf(clients)}`,
     );
   } finally {
     stopMedia();
@@ -432,7 +441,7 @@ async function room10(sfu: Sfu, floorUs: number): Promise<void> {
       `bare UDP send on the SFU's core (same run): ${floorUs.toFixed(2)} µs; SFU forwarded ${stats.packetsOut} packets in all`,
     );
     console.log(
-      `room10: SFU ${(busy * 100).toFixed(1)} % of a core; every subscriber gets video from all ${size - 1} at ≥ 2 distinct layers: ${ok ? 'yes' : 'no'}`,
+      `room10: SFU ${(busy * 100).toFixed(1)} % of a core; every subscriber gets video from all ${size - 1} at ≥ 2 distinct layers: ${ok ? 'yes' : 'no'}; ${flowOf(clients)}`,
     );
     if (!ok) process.exitCode = 1;
   } finally {

@@ -12,7 +12,8 @@
 //   (f) register — main-thread time of a signed-in page becoming a secret-chat device in the background, on the
 //       phone profile's CPU (bench/client/secret-register.ts).
 //   (g) noise   — the calls' noise suppression: ms of RNNoise processing per 10-ms frame of microphone audio, its
-//       own AudioWorklet processor and WebAssembly on Node's V8 (bench/client/noise.ts).
+//       own AudioWorklet processor and WebAssembly on Node's V8, and in Chromium on the phone profile's CPU
+//       (bench/client/noise.ts).
 //   (h) groupcall — a group's call: its mark on another member's list after it starts, and a late joiner's
 //       «Присоединиться» → the first decoded remote frame (bench/client/group-call.ts); not in the default set.
 // Each figure is printed with a baseline measured in the same run where one means something (bench/README.md).
