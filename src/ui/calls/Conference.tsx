@@ -45,7 +45,7 @@ import { GUEST_IDENTITY_PREFIX, isGuestIdentity, leadsRekey } from '../../contra
 import { CALL_SECRET_TOPIC } from '../../machines/secretChats/secretCall/secretCall.protocol';
 import { useMediaQuery } from '../shared/useMediaQuery';
 import type { ConversationChat } from './call-chat';
-import { dropUnencrypted, type EncryptedRoom, encryptedRoom } from './call-e2ee';
+import { dropUnencrypted, type EncryptedRoom, encryptedRoom, followRoomForKey } from './call-e2ee';
 import {
   type CallKeyExchange,
   type ConferenceProps,
@@ -186,9 +186,6 @@ function GuestDeparture({ onLeft }: { onLeft: (knockId: string, lead: boolean) =
   return null;
 }
 
-/** A member who left for one of these is still in the call (on another device, or another media worker). */
-const STILL_IN = new Set([DisconnectReason.DUPLICATE_IDENTITY, DisconnectReason.MIGRATION]);
-
 /**
  * The call secret's exchange over the room (docs/secret-chats.md "Who holds the call's key"): who is in, who joins and
  * who leaves, and its messages on the data channel, both ways.
@@ -197,29 +194,7 @@ function KeyExchange({ exchange }: { exchange: CallKeyExchange }) {
   const room = useRoomContext();
   const x = useRef(exchange);
   x.current = exchange;
-  useEffect(() => {
-    const others = () => [...room.remoteParticipants.values()].map((p) => p.identity);
-    const connected = () => x.current.tell({ type: 'secretCall.connected', others: others() });
-    const joined = (p: { identity: string }) => x.current.tell({ type: 'secretCall.joined', identity: p.identity });
-    const left = (p: { identity: string }, reason?: DisconnectReason) => {
-      if (reason !== undefined && STILL_IN.has(reason)) return;
-      x.current.tell({ type: 'secretCall.left', identity: p.identity, others: others() });
-    };
-    const data = (payload: Uint8Array, p?: { identity: string }, _kind?: unknown, topic?: string) => {
-      if (topic === CALL_SECRET_TOPIC && p) x.current.tell({ type: 'secretCall.data', from: p.identity, payload });
-    };
-    room.on(RoomEvent.Connected, connected);
-    room.on(RoomEvent.ParticipantConnected, joined);
-    room.on(RoomEvent.ParticipantDisconnected, left);
-    room.on(RoomEvent.DataReceived, data);
-    if (room.state === 'connected') connected();
-    return () => {
-      room.off(RoomEvent.Connected, connected);
-      room.off(RoomEvent.ParticipantConnected, joined);
-      room.off(RoomEvent.ParticipantDisconnected, left);
-      room.off(RoomEvent.DataReceived, data);
-    };
-  }, [room]);
+  useEffect(() => followRoomForKey(room, (event) => x.current.tell(event)), [room]);
   const onSend = exchange.onSend;
   useEffect(
     () =>

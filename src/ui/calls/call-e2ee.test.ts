@@ -1,8 +1,10 @@
 // The key provider of a secret chat's call (call-e2ee.ts) with livekit-client's own key handling: one key per MLS
 // epoch at index epoch mod 16, made current in the order of the epochs.
-import { KeyProviderEvent } from 'livekit-client';
+import { EventEmitter } from 'node:events';
+import { ConnectionState, DisconnectReason, KeyProviderEvent, RoomEvent } from 'livekit-client';
 import { describe, expect, it } from 'vitest';
-import { EpochKeyProvider, KEYRING_SIZE } from './call-e2ee';
+import type { SecretCallRoomEvent } from '../../machines/secretChats/secretCall/secretCall.protocol';
+import { EpochKeyProvider, followRoomForKey, KEYRING_SIZE } from './call-e2ee';
 
 describe('EpochKeyProvider', () => {
   it('sets each newer epoch’s key as current at epoch mod 16, and ignores an older epoch arriving late', async () => {
@@ -35,5 +37,59 @@ describe('EpochKeyProvider', () => {
     await keys.setEpochKey(5, new Uint8Array(32).fill(5));
     await keys.setPlaceholder();
     expect(set).toEqual([0, 5]);
+  });
+});
+
+/** A room as the exchange sees it: its state, its remote participants and its events. */
+class FakeRoom extends EventEmitter {
+  state = ConnectionState.Connected;
+  remoteParticipants = new Map<string, { identity: string }>();
+  add(identity: string) {
+    this.remoteParticipants.set(identity, { identity });
+    this.emit(RoomEvent.ParticipantConnected, { identity });
+  }
+  remove(identity: string, reason?: DisconnectReason) {
+    const p = this.remoteParticipants.get(identity);
+    this.remoteParticipants.delete(identity);
+    this.emit(RoomEvent.ParticipantDisconnected, p, reason);
+  }
+}
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe('followRoomForKey', () => {
+  it('tells who is in, who joins and leaves, and the exchange’s own messages; not one who moved on', async () => {
+    const room = new FakeRoom();
+    room.remoteParticipants.set('u2', { identity: 'u2' });
+    const told: SecretCallRoomEvent[] = [];
+    const stop = followRoomForKey(room, (e) => told.push(e));
+    room.add('u3');
+    room.remove('u3');
+    room.remove('u2', DisconnectReason.DUPLICATE_IDENTITY);
+    room.emit(RoomEvent.DataReceived, new Uint8Array([1]), { identity: 'u4' }, undefined, 'beseda-call-secret');
+    room.emit(RoomEvent.DataReceived, new Uint8Array([2]), { identity: 'u4' }, undefined, 'lk-chat-topic');
+    await settle();
+    expect(told).toEqual([
+      { type: 'secretCall.connected', others: ['u2'] },
+      { type: 'secretCall.joined', identity: 'u3' },
+      { type: 'secretCall.data', from: 'u4', payload: new Uint8Array([1]) },
+      { type: 'secretCall.left', identity: 'u3', others: [] },
+    ]);
+    stop();
+    room.add('u5');
+    expect(told).toHaveLength(4);
+  });
+
+  it('a full reconnect of this page, which reports everyone gone, is no one leaving (no re-key for itself alone)', async () => {
+    const room = new FakeRoom();
+    room.remoteParticipants.set('u2', { identity: 'u2' });
+    room.remoteParticipants.set('u3', { identity: 'u3' });
+    const told: SecretCallRoomEvent[] = [];
+    followRoomForKey(room, (e) => told.push(e));
+    // As livekit-client's handleRestarting does: every remote participant gone, then the state, in one task.
+    room.remove('u2');
+    room.remove('u3');
+    room.state = ConnectionState.Reconnecting;
+    await settle();
+    expect(told.filter((e) => e.type === 'secretCall.left')).toEqual([]);
   });
 });

@@ -5,7 +5,9 @@
 // call.
 import {
   BaseKeyProvider,
+  ConnectionState,
   createKeyMaterialFromBuffer,
+  DisconnectReason,
   type RemoteParticipant,
   type RemoteTrackPublication,
   Room,
@@ -13,6 +15,7 @@ import {
   type RoomOptions,
   Track,
 } from 'livekit-client';
+import { CALL_SECRET_TOPIC, type SecretCallRoomEvent } from '../../machines/secretChats/secretCall/secretCall.protocol';
 
 /** Key indexes in LiveKit's keyring: the last 16 epochs' keys stay usable for late frames. */
 export const KEYRING_SIZE = 16;
@@ -78,6 +81,51 @@ export function encryptedRoom(options: RoomOptions, worker: () => Worker = e2eeW
 
 function e2eeWorker(): Worker {
   return new Worker(new URL('livekit-client/e2ee-worker', import.meta.url), { type: 'module', name: 'beseda-e2ee' });
+}
+
+/** A member who left for one of these is still in the call (on another device, or another media worker). */
+const STILL_IN = new Set([DisconnectReason.DUPLICATE_IDENTITY, DisconnectReason.MIGRATION]);
+
+/** The part of a room the key exchange follows (a Room, or anything with the same). */
+export interface KeyRoom {
+  readonly state: ConnectionState;
+  readonly remoteParticipants: ReadonlyMap<string, { identity: string }>;
+  on(event: RoomEvent, listener: (...args: unknown[]) => void): unknown;
+  off(event: RoomEvent, listener: (...args: unknown[]) => void): unknown;
+}
+
+/**
+ * What the call secret's exchange hears of the room (docs/secret-chats.md "Who holds the call's key"): connected with
+ * whom, who joins, who leaves (not one who moved to another device or media worker), and its messages on the data
+ * channel. Returns the function that stops listening.
+ */
+export function followRoomForKey(room: KeyRoom, tell: (event: SecretCallRoomEvent) => void): () => void {
+  const others = () => [...room.remoteParticipants.values()].map((p) => p.identity);
+  const connected = () => tell({ type: 'secretCall.connected', others: others() });
+  const joined = (p: { identity: string }) => tell({ type: 'secretCall.joined', identity: p.identity });
+  const left = (p: { identity: string }, reason?: DisconnectReason) => {
+    if (reason !== undefined && STILL_IN.has(reason)) return;
+    // This page's own full reconnect reports everyone gone and then turns the room to reconnecting, in one task:
+    // only a leave seen while the room is still connected is one (else this page would re-key for itself alone).
+    queueMicrotask(() => {
+      if (room.state === ConnectionState.Connected)
+        tell({ type: 'secretCall.left', identity: p.identity, others: others() });
+    });
+  };
+  const data = (payload: Uint8Array, p?: { identity: string }, _kind?: unknown, topic?: string) => {
+    if (topic === CALL_SECRET_TOPIC && p) tell({ type: 'secretCall.data', from: p.identity, payload });
+  };
+  const listeners = [
+    [RoomEvent.Connected, connected],
+    [RoomEvent.ParticipantConnected, joined],
+    [RoomEvent.ParticipantDisconnected, left],
+    [RoomEvent.DataReceived, data],
+  ] as const;
+  for (const [event, listener] of listeners) room.on(event, listener as (...args: unknown[]) => void);
+  if (room.state === ConnectionState.Connected) connected();
+  return () => {
+    for (const [event, listener] of listeners) room.off(event, listener as (...args: unknown[]) => void);
+  };
 }
 
 /** What the call says of a remote track dropped for coming unencrypted: «Борис: видео без шифрования отключено». */
