@@ -33,7 +33,10 @@ export async function becomeDevice(page: Page, approver?: Page): Promise<void> {
   await page.getByRole('button', { name: 'Новый секретный чат' }).click();
   const dialog = page.getByRole('dialog', { name: 'Новый секретный чат' });
   if (approver) await approveDevice([approver, page]);
-  await expect(dialog.getByRole('button', { name: 'Создать' })).toBeEnabled();
+  // «Создать» waits for this browser's registration: started at an idle moment up to 2 s after the list painted,
+  // then keys made in the crypto worker and two requests. With two browsers per core that passed 5 s (a README run
+  // failed here at 5 s, the button still disabled), so the wait is the registration's, not the default.
+  await expect(dialog.getByRole('button', { name: 'Создать' })).toBeEnabled({ timeout: 20_000 });
   await dialog.getByRole('button', { name: 'Отмена' }).click();
 }
 
