@@ -2,8 +2,8 @@
 // members' door. At a secret chat's call (docs/secret-chats.md "Guests in encrypted calls") the guest's page makes its
 // key pair and MACs it with the link's secret from the fragment, and opens each sealed call key; the members' door
 // derives the link's secret in the crypto worker, checks each guest's key, seals the call key to it on «Впустить»
-// and to a guest that asks for it, seals each newer epoch's key to the guests it checked, and re-keys the call when it
-// removes one, or when one leaves and this member leads. The crypto (services/guests/guest-e2ee.ts, @hpke/core) and
+// and to a guest that asks for it, and seals each newer media key of the call to the guests it checked (a guest who
+// leaves or is removed is re-keyed out by the call's own exchange, call-secret.ts). The crypto (services/guests/guest-e2ee.ts, @hpke/core) and
 // the crypto worker load only for such a call.
 import { type AnyActorRef, type EventObject, fromCallback, fromPromise } from 'xstate';
 import type { Ack } from '../../contract/events';
@@ -29,8 +29,6 @@ import type { GuestLinksEvent } from '../../machines/guests/guestLinks/guestLink
 import { type GuestPageEffects, guestPageMachine } from '../../machines/guests/guestPage/guestPage.machine';
 import type { GuestCallKey, GuestKnock, GuestPageEvent } from '../../machines/guests/guestPage/guestPage.protocol';
 import { requestServer } from '../../machines/realtime/index';
-import type { SecretChatRef } from '../../machines/secretChats/secretChat/secretChat.protocol';
-import { secretChatOf } from '../../machines/secretChats/secretDevice/secretDevice.protocol';
 import { type AnySystem, systemActor } from '../../machines/shared/system';
 import { toClipboard } from '../app/clipboard';
 import type { Services } from '../app/services';
@@ -230,21 +228,6 @@ function callKeyOf(system: AnySystem, secret: SecretDoor): Promise<CallKeyOf> {
   });
 }
 
-/** The chat's actor (a child of the device actor), which applies the group's commits and updates this device's leaf. */
-function chatActor(system: AnySystem, conversationId: string): SecretChatRef | undefined {
-  return secretChatOf(conversationId)(systemActor(system, 'secretDevice')?.getSnapshot());
-}
-
-/**
- * A guest left a secret chat's call: this device owes the group an update of its leaf, and its chat's actor is told
- * to look at the log, after which it asks whether an update is due — it is — and commits it: a new epoch, so a new
- * call key every member derives and the guest cannot.
- */
-async function rekeyCall(system: AnySystem, secret: SecretDoor) {
-  await (await secretCrypto()).oweLeafUpdate(secret.userId, secret.conversationId);
-  chatActor(system, secret.conversationId)?.send({ type: 'secretChat.log', seq: 0, epoch: 0 });
-}
-
 /** Seals the call's new media key to each guest this page vouched for that is no longer waiting. */
 async function resealAll(system: AnySystem, door: GuestDoorRef, key: CallKeyOf) {
   if (Object.keys(keysOf(door).vouched).length === 0) return;
@@ -373,11 +356,6 @@ export const wireGuestDoor = (s: Services) =>
           return made;
         },
       ),
-      // A guest left and this member leads (the machine's guards: not one this page removed and re-keyed for
-      // already): the call moves to a new key.
-      rekey: fromPromise<unknown, { secret: SecretDoor; knockId: string }>(async ({ input, system }) => {
-        await rekeyCall(system, input.secret);
-      }),
       decide: fromPromise<Ack, DoorDecision>(async ({ input, self, system, signal }) => {
         const door = doorOf(self);
         const e2ee = input.e2ee;
@@ -410,10 +388,9 @@ export const wireGuestDoor = (s: Services) =>
           }
         }
         const ack = await requestServer(system, input, signal);
-        if (ack.ok && input.name === 'guest:remove') {
-          tell(door, { type: 'door.keys.removed', knockId: input.payload.knockId });
-          await rekeyCall(system, e2ee.secret).catch(() => undefined);
-        }
+        // Nothing more is sealed to a removed guest; the call's exchange re-keys as its participant leaves the room.
+        if (ack.ok && input.name === 'guest:remove')
+          tell(door, { type: 'door.keys.gone', knockId: input.payload.knockId });
         return ack;
       }),
     } satisfies GuestDoorEffects,

@@ -7,6 +7,11 @@ import { CallSecretExchange, type ExchangeStep, type MediaKey, mediaKey } from '
 const bytes = (n: number, fill?: number) =>
   fill === undefined ? crypto.getRandomValues(new Uint8Array(n)) : new Uint8Array(n).fill(fill);
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+/** What kind of message each one sent is ('hello' or 'secret'). */
+const kinds = (step: ExchangeStep) =>
+  step.send.map((m) => (JSON.parse(new TextDecoder().decode(m.payload)) as { t: string }).t);
+/** The sealed secret among what a step sends. */
+const sealedOf = (step: ExchangeStep) => step.send[kinds(step).indexOf('secret')];
 
 /** A room: devices by identity, each one's media key, and every message that crossed the relay. */
 class Relay {
@@ -166,7 +171,8 @@ describe('the call secret', () => {
     const greeting = (await bobsHello.connectedTo(['alice'])).send[0]!;
     expect(hello).toEqual([]);
     expect((await a.received('mallory', greeting.payload)).send).toEqual([]);
-    expect((await a.received('bob', greeting.payload)).send).toHaveLength(1);
+    // Bob's own: alice had not heard from him, so she says hello back, and seals him the secret.
+    expect(kinds(await a.received('bob', greeting.payload))).toEqual(['hello', 'secret']);
   });
 
   it('two devices that both made a first secret settle on the lower identity’s', async () => {
@@ -257,7 +263,7 @@ describe('the call secret', () => {
     const aliceKey = keyOf(await alice.connectedTo([]));
     const carol = await make('carol');
     const [carolHello] = (await carol.connectedTo(['alice'])).send;
-    const [toCarol] = (await alice.received('carol', carolHello!.payload)).send;
+    const toCarol = sealedOf(await alice.received('carol', carolHello!.payload));
     expect(keyOf(await carol.received('alice', toCarol!.payload))).toBe(aliceKey);
     // Bob, alone in his view, made his own of the same generation.
     const bob = await make('bob');
@@ -266,9 +272,35 @@ describe('the call secret', () => {
     // Alice drops out of carol's view (carol, above bob, makes no new one); carol answers bob's hello with alice's.
     await carol.left('alice', ['bob']);
     const bobHello = bobAlone.send.find((m) => m.to === null)!;
-    const [toBob] = (await carol.received('bob', bobHello.payload)).send;
+    const toBob = sealedOf(await carol.received('bob', bobHello.payload));
     // Sent by carol (above bob), made by alice (below him): bob takes it.
     expect(keyOf(await bob.received('carol', toBob!.payload))).toBe(aliceKey);
+  });
+
+  it('a joiner gets the secret from whoever holds it, and hellos sent before it listened are said again', async () => {
+    const r = new Relay();
+    // Zed is alone in the call and makes the secret. Amy and Bob join; zed's hellos to them are lost (they are not
+    // listening yet: not on the relay).
+    const zed = await r.join('zed');
+    const amy = new CallSecretExchange('conv-1', 'amy');
+    const bob = new CallSecretExchange('conv-1', 'bob');
+    for (const x of [amy, bob]) {
+      await x.base(1, r.bases.get(1)!);
+      await zed.joined(x.identity);
+    }
+    // Bob connects first. Amy, below zed, is in the call without a secret: zed answers bob all the same.
+    r.devices.set('bob', bob);
+    await r.take('bob', bob.connectedTo(['zed', 'amy']));
+    expect(r.keyOf('bob')).toBe(r.keyOf('zed'));
+    // Amy connects: both holders answer her; bob, who had not heard from her, says hello back.
+    r.devices.set('amy', amy);
+    await r.take('amy', amy.connectedTo(['zed', 'bob']));
+    expect(r.keyOf('amy')).toBe(r.keyOf('zed'));
+    // Zed leaves: amy leads, and her new secret reaches bob, whose first hello she never got.
+    await r.leave('zed');
+    expect(amy.generation).toBe(2);
+    expect(bob.generation).toBe(2);
+    expect(r.keyOf('bob')).toBe(r.keyOf('amy'));
   });
 
   it('a hello lost on the way is said again, and answered then', async () => {
@@ -294,7 +326,36 @@ describe('the call secret', () => {
     for (const junk of ['', 'null', '[]', '{"v":1,"t":"secret","e":1,"g":0,"to":{}}', '{"v":2}', '\u0000'])
       expect(await a.received('bob', new TextEncoder().encode(junk))).toEqual({ send: [], key: null });
     expect((await a.joined('guest:k1')).send).toEqual([]);
-    expect((await a.left('guest:k1', [])).send).toEqual([]);
+    // A guest's hello is not heard: a guest never gets the secret, only a media key a member's door seals to it.
+    expect(
+      (await a.received('guest:k1', new TextEncoder().encode('{"v":1,"t":"hello","e":1,"pub":"x","mac":"y"}'))).send,
+    ).toEqual([]);
     expect(a.generation).toBe(1);
+  });
+
+  it('is made anew when a guest leaves or is removed: the guest held the media key, and the next one is never on the wire', async () => {
+    const r = new Relay();
+    await r.join('alice');
+    await r.join('bob');
+    for (const id of r.devices.keys()) await r.take(id, (r.devices.get(id) as CallSecretExchange).joined('guest:k1'));
+    const guestHeld = r.keys.get('alice') as MediaKey;
+    const seenBefore = r.wire.length;
+    for (const [id, x] of r.devices)
+      await r.take(
+        id,
+        x.left(
+          'guest:k1',
+          [...r.devices.keys()].filter((n) => n !== id),
+        ),
+      );
+    expect(r.devices.get('alice')?.generation).toBe(2);
+    expect(r.keyOf('bob')).toBe(r.keyOf('alice'));
+    const next = r.keys.get('alice') as MediaKey;
+    expect(next.epoch).toBeGreaterThan(guestHeld.epoch);
+    expect(hex(next.key)).not.toBe(hex(guestHeld.key));
+    // One new secret, made by the lead alone, sealed to the member still in; nothing on the wire carries the key.
+    expect(r.wire.slice(seenBefore)).toHaveLength(1);
+    expect(r.wire.slice(seenBefore)[0]?.from).toBe('alice');
+    for (const m of r.wire) expect(Buffer.from(m.payload).includes(Buffer.from(next.key))).toBe(false);
   });
 });

@@ -12,9 +12,10 @@
 //   a hello that holds: the server, which relays them, cannot put a key of its own in a participant's place.
 // - **Secret.** The lead — the lowest identity among the members in the call (contract/guest-rules.ts `leadsRekey`) —
 //   makes the secret: on connecting alone, 2 s after connecting when no one had one (devices that came together),
-//   and a new one (generation + 1) when a member leaves. It seals it to each participant's hello key with HPKE (RFC 9180, PSK mode with the auth key:
+//   and a new one (generation + 1) when a member or a guest leaves. It seals it to each participant's hello key with HPKE (RFC 9180, PSK mode with the auth key:
 //   DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, AES-128-GCM), the chat, sender, recipient, epoch and generation in
-//   `info`. To a hello (a joiner's, or anyone's after an epoch change) the lead answers with the current secret.
+//   `info`. To a hello (a joiner's, or anyone's after an epoch change) every device holding the secret answers with
+//   it, and to a hello from a device it had not heard from, with its own hello (the first may have been missed).
 // - **Which secret.** A higher generation wins; of two of one generation (two devices that both thought they lead),
 //   the one made by the lower identity (its maker is sealed with it), so every device settles on the same one. An
 //   older generation is ignored.
@@ -196,7 +197,7 @@ export class CallSecretExchange {
       if (epoch <= this.epoch) return;
       const first = this.epoch < 0;
       this.epoch = epoch;
-      // Everyone hears this device's key under the new epoch: the lead answers with the secret sealed for it.
+      // Everyone hears this device's key under the new epoch: each device holding the secret answers with it.
       if (this.connected) await this.greet(out, first);
       const waiting = this.pending.splice(0);
       for (const p of waiting) await this.handle(p.from, p.m, out);
@@ -241,13 +242,14 @@ export class CallSecretExchange {
 
   /**
    * A participant left the call (not moved to another device of theirs): its key is forgotten, and the lead of those
-   * still in makes a new secret for them.
+   * still in makes a new secret for them. A guest too (left or removed): it held the media key, sealed to it by a
+   * member's door, and the next one is sealed only to the guests still in.
    */
   left(identity: string, others: readonly string[]): Promise<ExchangeStep> {
     return this.run(async (out) => {
       this.roster = new Set(others.filter((id) => id !== this.identity));
       this.peers.delete(identity);
-      if (isGuest(identity) || !this.connected || this.epoch < 0) return;
+      if (!this.connected || this.epoch < 0) return;
       if (leadsRekey(this.identity, this.members())) await this.rotate(out);
     });
   }
@@ -380,10 +382,14 @@ export class CallSecretExchange {
     if (known && known.e > m.e) return;
     this.peers.set(from, { pub, e: m.e });
     this.roster.add(from);
-    // Answered by the lead of the others, with the secret it holds. One without it makes none here: the sender may
-    // hold one already (the first one in makes it alone; devices that connect together, their lead on helloAgain).
-    const others = this.members().filter((id) => id !== from);
-    if (!this.connected || !this.secret || !leadsRekey(this.identity, others)) return;
+    if (!this.connected) return;
+    // One not heard from before may have missed this device's hello (sent to it before it listened): it gets one
+    // now, so this device's next secret reaches it too.
+    if (!known) out.push(await this.hello([from]));
+    // Answered by every device that holds the secret (a copy of one already held is ignored), so a joiner gets it
+    // whoever else missed its hello. One without it makes none here: the sender may hold one already (the first one
+    // in makes it alone; devices that connect together, their lead on helloAgain).
+    if (!this.secret) return;
     const sealed = await this.seal([from]);
     if (sealed) out.push(sealed);
   }

@@ -66,7 +66,7 @@ export interface CallOverlayProps {
 export type GuestDoorSlot = ComponentType<{
   room: string;
   secret?: { userId: string; conversationId: string } | null;
-  children: (removeGuest: (knockId: string) => void, guestLeft: (knockId: string, lead: boolean) => void) => ReactNode;
+  children: (removeGuest: (knockId: string) => void) => ReactNode;
 }>;
 
 export { CALL_ENCRYPTED } from './conference-rules';
@@ -126,13 +126,9 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
   const canEncrypt = props.canEncrypt ?? e2eeSupported();
   // A secret call that cannot be encrypted is not made: the user reads why and ends it.
   const blocked = e2ee ? (!canEncrypt ? CALL_E2EE_UNSUPPORTED : e2ee.error) : null;
-  const conference = (
-    removeGuest: ((knockId: string) => void) | null,
-    guestLeft: ((knockId: string, lead: boolean) => void) | null = null,
-  ) => (
+  const conference = (removeGuest: ((knockId: string) => void) | null) => (
     <Conference
       onRemoveGuest={removeGuest}
-      onGuestLeft={guestLeft}
       token={props.token}
       serverUrl={props.url}
       video={props.video}
@@ -202,7 +198,7 @@ function OpenOverlay(props: CallOverlayProps & { token: string; url: string }) {
             >
               {props.room && props.door && (!e2ee || props.secretDoor) ? (
                 <props.door room={props.room} secret={props.secretDoor ?? null}>
-                  {(removeGuest, guestLeft) => conference(removeGuest, guestLeft)}
+                  {(removeGuest) => conference(removeGuest)}
                 </props.door>
               ) : (
                 conference(null)

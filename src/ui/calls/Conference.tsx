@@ -39,9 +39,9 @@ import {
   useTracks,
   VideoTrack,
 } from '@livekit/components-react';
-import { DisconnectReason, type LocalAudioTrack, type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
+import { type LocalAudioTrack, type Room, RoomEvent, type RoomOptions, Track } from 'livekit-client';
 import { createContext, type FormEvent, useContext, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
-import { GUEST_IDENTITY_PREFIX, isGuestIdentity, leadsRekey } from '../../contract/guest-rules';
+import { GUEST_IDENTITY_PREFIX, isGuestIdentity } from '../../contract/guest-rules';
 import { CALL_SECRET_TOPIC } from '../../machines/secretChats/secretCall/secretCall.protocol';
 import { useMediaQuery } from '../shared/useMediaQuery';
 import type { ConversationChat } from './call-chat';
@@ -128,7 +128,6 @@ export default function Conference(props: ConferenceProps) {
           ))}
         </div>
       )}
-      {props.onGuestLeft && <GuestDeparture onLeft={props.onGuestLeft} />}
       {props.e2ee?.exchange && <KeyExchange exchange={props.e2ee.exchange} />}
       {props.groupRoom && <MuteWhenAsked times={props.groupRoom.mutedTimes} />}
       <RemoveGuest.Provider value={props.onRemoveGuest ?? null}>
@@ -145,16 +144,6 @@ export default function Conference(props: ConferenceProps) {
   );
 }
 
-/**
- * A guest's participant gone for one of these did not leave on its own: removed (the removing member re-keys), or
- * still in the call (joined again, moved to another media worker).
- */
-const NOT_LEFT = new Set([
-  DisconnectReason.PARTICIPANT_REMOVED,
-  DisconnectReason.DUPLICATE_IDENTITY,
-  DisconnectReason.MIGRATION,
-]);
-
 /** An owner or admin turned my microphone off (each time `times` grows): off here too; I may turn it on again. */
 function MuteWhenAsked({ times }: { times: number }) {
   const room = useRoomContext();
@@ -168,24 +157,6 @@ function MuteWhenAsked({ times }: { times: number }) {
 }
 
 /** Tells when a guest's participant leaves the room (a secret chat's call then re-keys), and who re-keys. */
-function GuestDeparture({ onLeft }: { onLeft: (knockId: string, lead: boolean) => void }) {
-  const room = useRoomContext();
-  const left = useRef(onLeft);
-  left.current = onLeft;
-  useEffect(() => {
-    const gone = (p: { identity: string }, reason?: DisconnectReason) => {
-      if (!isGuestIdentity(p.identity) || (reason !== undefined && NOT_LEFT.has(reason))) return;
-      const others = [...room.remoteParticipants.values()].map((r) => r.identity);
-      left.current(p.identity.slice(GUEST_IDENTITY_PREFIX.length), leadsRekey(room.localParticipant.identity, others));
-    };
-    room.on(RoomEvent.ParticipantDisconnected, gone);
-    return () => {
-      room.off(RoomEvent.ParticipantDisconnected, gone);
-    };
-  }, [room]);
-  return null;
-}
-
 /**
  * The call secret's exchange over the room (docs/secret-chats.md "Who holds the call's key"): who is in, who joins and
  * who leaves, and its messages on the data channel, both ways.

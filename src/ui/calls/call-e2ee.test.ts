@@ -1,30 +1,41 @@
-// The key provider of a secret chat's call (call-e2ee.ts) with livekit-client's own key handling: one key per MLS
-// epoch at index epoch mod 16, made current in the order of the epochs.
+// The key provider of a secret chat's call (call-e2ee.ts) with livekit-client's own key handling: one key per order
+// number at index number mod 16, made current in the order of the numbers, a newer one after the switch delay.
 import { EventEmitter } from 'node:events';
 import { ConnectionState, DisconnectReason, KeyProviderEvent, RoomEvent } from 'livekit-client';
 import { describe, expect, it } from 'vitest';
 import type { SecretCallRoomEvent } from '../../machines/secretChats/secretCall/secretCall.protocol';
-import { EpochKeyProvider, followRoomForKey, KEYRING_SIZE } from './call-e2ee';
+import { EpochKeyProvider, followRoomForKey, KEY_SWITCH_DELAY_MS, KEYRING_SIZE } from './call-e2ee';
 
 describe('EpochKeyProvider', () => {
-  it('sets each newer epoch’s key as current at epoch mod 16, and ignores an older epoch arriving late', async () => {
-    const keys = new EpochKeyProvider();
+  it('sets each newer epoch’s key at epoch mod 16: the first current at once, a newer one decrypting at once and current after the delay', async () => {
+    const timers: { run: () => void; ms: number }[] = [];
+    const keys = new EpochKeyProvider((run, ms) => timers.push({ run, ms }));
     const set: { index: number | undefined; current: boolean; shared: boolean }[] = [];
     keys.on(KeyProviderEvent.SetKey, (info, current) =>
       set.push({ index: info.keyIndex, current: !!current, shared: info.participantIdentity === undefined }),
     );
     const bytes = (n: number) => new Uint8Array(32).fill(n);
+    // An older epoch arriving late is ignored.
     await Promise.all([keys.setEpochKey(17, bytes(17)), keys.setEpochKey(16, bytes(16))]);
     await keys.setEpochKey(18, bytes(18));
     expect(set).toEqual([
       { index: 17 % KEYRING_SIZE, current: true, shared: true },
-      { index: 18 % KEYRING_SIZE, current: true, shared: true },
+      { index: 18 % KEYRING_SIZE, current: false, shared: true },
     ]);
-    expect(keys.getLatestManuallySetKeyIndex()).toBe(2);
-    // The same number again replaces its key (two devices that made a first secret each settle on one).
-    await keys.setEpochKey(18, bytes(99));
+    expect(timers.map((t) => t.ms)).toEqual([KEY_SWITCH_DELAY_MS]);
+    timers[0]?.run();
     expect(set.at(-1)).toEqual({ index: 18 % KEYRING_SIZE, current: true, shared: true });
-    expect(set).toHaveLength(3);
+    expect(keys.getLatestManuallySetKeyIndex()).toBe(2);
+    // The same number again replaces its key (two devices that made a first secret each settle on one); a switch
+    // due for a key replaced or overtaken meanwhile is not made.
+    await keys.setEpochKey(19, bytes(19));
+    await keys.setEpochKey(19, bytes(99));
+    await keys.setEpochKey(20, bytes(20));
+    const before = set.length;
+    for (const t of timers.slice(1, 3)) t.run();
+    expect(set).toHaveLength(before);
+    timers[3]?.run();
+    expect(set.at(-1)).toEqual({ index: 20 % KEYRING_SIZE, current: true, shared: true });
     // Shared by every participant, never ratcheted or dropped after failures (a wrong key stays wrong).
     expect(keys.getOptions()).toMatchObject({ sharedKey: true, ratchetWindowSize: 0, failureTolerance: -1 });
   });

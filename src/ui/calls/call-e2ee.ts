@@ -8,6 +8,7 @@ import {
   ConnectionState,
   createKeyMaterialFromBuffer,
   DisconnectReason,
+  KeyProviderEvent,
   type RemoteParticipant,
   type RemoteTrackPublication,
   Room,
@@ -21,30 +22,56 @@ import { CALL_SECRET_TOPIC, type SecretCallRoomEvent } from '../../machines/secr
 export const KEYRING_SIZE = 16;
 
 /**
+ * A newer key decrypts at once but encrypts only this long after it is set. The devices in a call get a new key a
+ * moment apart (the lead's sealed secret, a commit each applies), and a frame sent under a key its receiver does not
+ * hold yet is lost: video then stops until the next keyframe gets through. The one who left sees this much more.
+ */
+export const KEY_SWITCH_DELAY_MS = 1500;
+
+/**
  * A shared key per order number, set from outside; never ratcheted (a wrong key is not "repaired" by guessing). For a
  * member of a secret chat the number is the group's epoch plus the call secret's generation (call-secret.ts); for a
  * guest, what the member who sealed the key said.
  */
 export class EpochKeyProvider extends BaseKeyProvider {
-  constructor() {
+  /** `later`: the timer of the switch to a newer key (tests pass their own). */
+  constructor(
+    private readonly later: (run: () => void, ms: number) => void = (run, ms) => {
+      setTimeout(run, ms);
+    },
+  ) {
     super({ sharedKey: true, ratchetWindowSize: 0, failureTolerance: -1, keyringSize: KEYRING_SIZE });
   }
 
   private newest = -1;
+  /** Counts the keys set: a switch due for a key since replaced or overtaken is not made. */
+  private sets = 0;
   private queue: Promise<void> = Promise.resolve();
 
   /**
-   * The 32 bytes of key `epoch` as the frame key (HKDF in livekit), made the current one. Keys are set in the order
-   * asked; one older than the newest set is ignored (it would take the current index back), one of the same number
-   * replaces it (two devices that both made the call's first secret settle on one).
+   * The 32 bytes of key `epoch` as the frame key (HKDF in livekit) at index epoch mod 16: the first one is current at
+   * once; a newer one decrypts at once and becomes current KEY_SWITCH_DELAY_MS later. Keys are set in the order asked;
+   * one older than the newest set is ignored (it would take the current index back), one of the same number replaces
+   * it (two devices that both made the call's first secret settle on one).
    */
   setEpochKey(epoch: number, key: Uint8Array): Promise<void> {
     const bytes = key.slice().buffer;
     this.queue = this.queue.then(async () => {
       if (epoch < this.newest) return;
       const material = await createKeyMaterialFromBuffer(bytes);
+      const first = this.newest < 0;
+      const index = epoch % KEYRING_SIZE;
       this.newest = epoch;
-      this.onSetEncryptionKey(material, undefined, epoch % KEYRING_SIZE);
+      const mine = ++this.sets;
+      if (first) {
+        this.onSetEncryptionKey(material, undefined, index);
+        return;
+      }
+      // In the keyring for what others already send under it; this page's own frames move to it a little later.
+      this.emit(KeyProviderEvent.SetKey, { key: material, participantIdentity: undefined, keyIndex: index }, false);
+      this.later(() => {
+        if (mine === this.sets) this.onSetEncryptionKey(material, undefined, index);
+      }, KEY_SWITCH_DELAY_MS);
     });
     return this.queue;
   }

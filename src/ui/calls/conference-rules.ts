@@ -45,11 +45,6 @@ export interface ConferenceProps {
    * offers «Удалить из звонка». Absent on a guest's own page.
    */
   onRemoveGuest?: ((knockId: string) => void) | null;
-  /**
-   * A guest's participant left the room (a secret chat's call then re-keys, docs/secret-chats.md); `lead`: this
-   * member is the one to re-key (contract/guest-rules.ts `leadsRekey`).
-   */
-  onGuestLeft?: ((knockId: string, lead: boolean) => void) | null;
   /** A group's call: raised hands and, for its owner and admins, moderation (useCallRoom.ts); absent elsewhere. */
   groupRoom?: GroupRoomPanel | null;
 }

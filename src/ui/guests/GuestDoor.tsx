@@ -11,8 +11,8 @@ export interface GuestDoorProps {
   room: string;
   /** A secret chat's call. */
   secret?: { userId: string; conversationId: string } | null;
-  /** The call, given the way to remove a guest from it and to tell that a guest left it. */
-  children: (removeGuest: (knockId: string) => void, guestLeft: (knockId: string, lead: boolean) => void) => ReactNode;
+  /** The call, given the way to remove a guest from it. */
+  children: (removeGuest: (knockId: string) => void) => ReactNode;
 }
 
 export function GuestDoor({ children, ...props }: GuestDoorProps) {
@@ -22,7 +22,7 @@ export function GuestDoor({ children, ...props }: GuestDoorProps) {
       <GuestDoorPanel {...view} />
       {/* A conversation's links are in its «Информация»; a named room of /calls has only this place. */}
       {!props.room.startsWith('conv-') && <RoomLinks room={props.room} />}
-      {children(view.onRemove, view.onGuestLeft)}
+      {children(view.onRemove)}
     </>
   );
 }

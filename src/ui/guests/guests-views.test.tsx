@@ -41,7 +41,6 @@ const door = (over: Partial<GuestDoorView>): GuestDoorView => ({
   onAdmit: vi.fn(),
   onDeny: vi.fn(),
   onRemove: vi.fn(),
-  onGuestLeft: vi.fn(),
   onDismissError: vi.fn(),
   ...over,
 });

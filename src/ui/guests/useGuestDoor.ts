@@ -23,8 +23,6 @@ export function useGuestDoor(room: string, secret: SecretDoor | null = null) {
     onAdmit: (knockId: string) => actor.send({ type: 'door.admit', knockId }),
     onDeny: (knockId: string) => actor.send({ type: 'door.deny', knockId }),
     onRemove: (knockId: string) => actor.send({ type: 'door.remove', knockId }),
-    /** A guest's participant left the call (a secret chat's call re-keys). */
-    onGuestLeft: (knockId: string, lead: boolean) => actor.send({ type: 'door.guestLeft', knockId, lead }),
     onDismissError: () => actor.send({ type: 'door.dismissError' }),
   };
 }

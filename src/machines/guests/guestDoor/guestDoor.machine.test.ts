@@ -23,19 +23,15 @@ const ADMINS = 'В этой группе гостей впускают толь�
 describeModel({
   name: 'guestDoor',
   machine: guestDoorMachine.provide({
-    actors: { serverEvents: quiet, session: quiet, loadWaiting: hang, createLink: hang, decide: hang, rekey: hang },
+    actors: { serverEvents: quiet, session: quiet, loadWaiting: hang, createLink: hang, decide: hang },
   }),
   inputs: [{ room }, { room, secret: { userId: 'u1', conversationId: 'c1' } }],
   events: {
-    'door.guestLeft': () => [{ type: 'door.guestLeft', knockId: 'k1', lead: true }],
     'door.keys.linkSecret': () => [{ type: 'door.keys.linkSecret', code: link.code, linkSecret }],
     'door.keys.waiting': () => [{ type: 'door.keys.waiting', knockIds: ['k1'] }],
     'door.keys.vouched': () => [{ type: 'door.keys.vouched', knockId: 'k1', vouched }],
     'door.keys.admitted': () => [{ type: 'door.keys.admitted', knockId: 'k1', vouched }],
     'door.keys.gone': () => [{ type: 'door.keys.gone', knockId: 'k1' }],
-    'door.keys.removed': () => [{ type: 'door.keys.removed', knockId: 'k1' }],
-    'xstate.done.actor.rekey': () => [{ type: 'xstate.done.actor.rekey', output: undefined }],
-    'xstate.error.actor.rekey': () => [{ type: 'xstate.error.actor.rekey', error: new Error('offline') }],
     'door.admit': () => [{ type: 'door.admit', knockId: 'k1' }],
     'door.deny': () => [{ type: 'door.deny', knockId: 'k1' }],
     'door.remove': () => [{ type: 'door.remove', knockId: 'k1' }],
@@ -63,13 +59,11 @@ describeModel({
     link: c.link !== null,
     error: c.error,
     secret: c.secret !== null,
-    removedHere: c.keys.removedHere.length,
   }),
 });
 
 function start(secret: { userId: string; conversationId: string } | null = null) {
   const sent: unknown[] = [];
-  const rekeyed: unknown[] = [];
   const made: unknown[] = [];
   const actor = createActor(
     guestDoorMachine.provide({
@@ -85,16 +79,13 @@ function start(secret: { userId: string; conversationId: string } | null = null)
           sent.push(input);
           return { ok: true };
         }) as never,
-        rekey: fromPromise(async ({ input }) => {
-          rekeyed.push(input);
-        }) as never,
       },
     }),
     { input: { room, secret } },
   ).start();
   const rings: unknown[] = [];
   actor.on('door.rang', (e) => rings.push(e));
-  return { actor, sent, made, rings, rekeyed };
+  return { actor, sent, made, rings };
 }
 
 describe('guestDoor while it first asks who waits', () => {
@@ -112,7 +103,6 @@ describe('guestDoor while it first asks who waits', () => {
             return link;
           }) as never,
           decide: hang,
-          rekey: hang,
         },
       }),
       { input: { room } },
@@ -177,19 +167,6 @@ describe('guestDoor with a server', () => {
       { name: 'guest:deny', payload: { knockId: 'k1' } },
       { name: 'guest:remove', payload: { knockId: 'k1' }, e2ee: { secret, guest, link } },
     ]);
-    // A guest who leaves on its own: the leading member's device re-keys the call, whoever let the guest in; the
-    // others, and a plain call's door, do nothing.
-    door.actor.send({ type: 'door.guestLeft', knockId: 'k1', lead: false });
-    expect(door.actor.getSnapshot().value).toBe('idle');
-    expect(door.rekeyed).toEqual([]);
-    door.actor.send({ type: 'door.guestLeft', knockId: 'k1', lead: true });
-    await waitFor(door.actor, (s) => s.value === 'idle');
-    expect(door.rekeyed).toEqual([{ secret, knockId: 'k1' }]);
-    const plain = start();
-    await waitFor(plain.actor, (s) => s.value === 'idle');
-    plain.actor.send({ type: 'door.guestLeft', knockId: 'k1', lead: true });
-    expect(plain.actor.getSnapshot().value).toBe('idle');
-    expect(plain.rekeyed).toEqual([]);
   });
 
   it('makes the call’s link for a day', async () => {
@@ -207,7 +184,6 @@ describe('guestDoor’s keys at a secret chat’s call', () => {
   /** A door whose session the test signs out when it likes. */
   function keyed() {
     let signOut: () => void = () => {};
-    const rekeyed: unknown[] = [];
     const actor = createActor(
       guestDoorMachine.provide({
         actors: {
@@ -219,14 +195,11 @@ describe('guestDoor’s keys at a secret chat’s call', () => {
           loadWaiting: fromPromise(async () => []) as never,
           createLink: hang,
           decide: hang,
-          rekey: fromPromise(async ({ input }) => {
-            rekeyed.push(input);
-          }) as never,
         },
       }),
       { input: { room, secret } },
     ).start();
-    return { actor, rekeyed, signOut: () => signOut() };
+    return { actor, signOut: () => signOut() };
   }
 
   it('keeps the link secrets, who waits and whom this page vouched for, as the wiring tells it', async () => {
@@ -241,25 +214,9 @@ describe('guestDoor’s keys at a secret chat’s call', () => {
       linkSecrets: { [link.code]: linkSecret },
       vouched: { k1: vouched, k2: vouched },
       waitingNow: ['k2'],
-      removedHere: [],
     });
     door.actor.send({ type: 'door.keys.gone', knockId: 'k2' });
     expect(Object.keys(door.actor.getSnapshot().context.keys.vouched)).toEqual(['k1']);
-  });
-
-  it('does not re-key a second time for a guest it removed, and does for the next one who leaves', async () => {
-    const door = keyed();
-    await waitFor(door.actor, (s) => s.value === 'idle');
-    door.actor.send({ type: 'door.keys.admitted', knockId: 'k1', vouched });
-    door.actor.send({ type: 'door.keys.removed', knockId: 'k1' });
-    expect(door.actor.getSnapshot().context.keys.vouched).toEqual({});
-    expect(door.actor.getSnapshot().context.keys.removedHere).toEqual(['k1']);
-    door.actor.send({ type: 'door.guestLeft', knockId: 'k1', lead: true });
-    expect(door.actor.getSnapshot().value).toBe('idle');
-    expect(door.actor.getSnapshot().context.keys.removedHere).toEqual([]);
-    door.actor.send({ type: 'door.guestLeft', knockId: 'k1', lead: true });
-    await waitFor(door.actor, (s) => s.value === 'idle');
-    expect(door.rekeyed).toEqual([{ secret, knockId: 'k1' }]);
   });
 
   it('drops every key on sign-out', async () => {
@@ -267,7 +224,7 @@ describe('guestDoor’s keys at a secret chat’s call', () => {
     await waitFor(door.actor, (s) => s.value === 'idle');
     door.actor.send({ type: 'door.keys.linkSecret', code: link.code, linkSecret });
     door.actor.send({ type: 'door.keys.admitted', knockId: 'k1', vouched });
-    door.actor.send({ type: 'door.keys.removed', knockId: 'k2' });
+    door.actor.send({ type: 'door.keys.gone', knockId: 'k2' });
     door.actor.send({ type: 'door.keys.waiting', knockIds: ['k3'] });
     door.signOut();
     expect(door.actor.getSnapshot().context.keys).toEqual(NO_KEYS);

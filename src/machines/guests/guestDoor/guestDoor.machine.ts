@@ -65,14 +65,6 @@ function nextKeys(keys: DoorKeys, event: GuestDoorEvent): DoorKeys {
       };
     case 'door.keys.gone':
       return { ...keys, vouched: without(keys.vouched, event.knockId) };
-    case 'door.keys.removed':
-      return {
-        ...keys,
-        vouched: without(keys.vouched, event.knockId),
-        removedHere: [...keys.removedHere.filter((id) => id !== event.knockId), event.knockId],
-      };
-    case 'door.guestLeft':
-      return { ...keys, removedHere: keys.removedHere.filter((id) => id !== event.knockId) };
     default:
       return keys;
   }
@@ -91,20 +83,11 @@ export const guestDoorMachine = setup({
     loadWaiting: notWired('guestDoor.loadWaiting') as GuestDoorEffects['loadWaiting'],
     createLink: notWired('guestDoor.createLink') as GuestDoorEffects['createLink'],
     decide: notWired('guestDoor.decide') as GuestDoorEffects['decide'],
-    rekey: notWired('guestDoor.rekey') as GuestDoorEffects['rekey'],
     /** Who is signed in: a sign-out drops the keys. */
     session: watchSignedInUser('door.signedIn', 'door.signedOut'),
   },
   guards: {
     secretCall: ({ context }) => context.secret !== null,
-    /** A secret chat's call, and this member is the one who re-keys it when a guest leaves. */
-    leadsRekey: ({ context, event }) => context.secret !== null && event.type === 'door.guestLeft' && event.lead,
-    /** …but the guest is one this page removed, and re-keyed for already. */
-    rekeyedHere: ({ context, event }) =>
-      context.secret !== null &&
-      event.type === 'door.guestLeft' &&
-      event.lead &&
-      context.keys.removedHere.includes(event.knockId),
     ownRoom: ({ context, event }) => event.type === 'door.waiting' && event.room === context.room,
     notHeard: ({ context }) => !context.heard,
     rang: ({ context, event }) => event.type === 'door.waiting' && event.room === context.room && event.ring,
@@ -156,17 +139,11 @@ export const guestDoorMachine = setup({
     'door.keys.vouched': { actions: 'takeKeys' },
     'door.keys.admitted': { actions: 'takeKeys' },
     'door.keys.gone': { actions: 'takeKeys' },
-    'door.keys.removed': { actions: 'takeKeys' },
   },
   initial: 'idle',
   states: {
     idle: {
       on: {
-        'door.guestLeft': [
-          // This page removed that guest and re-keyed already: no second commit.
-          { guard: 'rekeyedHere', actions: 'takeKeys' },
-          { guard: 'leadsRekey', target: 'rekeying' },
-        ],
         'door.invite': 'creating',
         'door.admit': { target: 'deciding', actions: assign({ error: null }) },
         'door.deny': { target: 'deciding', actions: assign({ error: null }) },
@@ -188,18 +165,6 @@ export const guestDoorMachine = setup({
           target: 'idle',
           actions: assign({ error: ({ event }) => failureMessage(event.error, DOOR_TEXTS.linkFailed) }),
         },
-      },
-    },
-    rekeying: {
-      invoke: {
-        id: 'rekey',
-        src: 'rekey',
-        input: ({ context, event }) => {
-          assertEvent(event, 'door.guestLeft');
-          return { secret: context.secret as SecretDoor, knockId: event.knockId };
-        },
-        onDone: 'idle',
-        onError: 'idle',
       },
     },
     deciding: {

@@ -79,11 +79,9 @@ export interface DoorKeys {
   vouched: Record<string, Vouched>;
   /** The guests still waiting at the door, as last heard (before their keys are checked): nothing is sealed to them yet. */
   waitingNow: string[];
-  /** Guests this page removed (and re-keyed for): their participant's departure needs no second commit from here. */
-  removedHere: string[];
 }
 
-export const NO_KEYS: DoorKeys = { linkSecrets: {}, vouched: {}, waitingNow: [], removedHere: [] };
+export const NO_KEYS: DoorKeys = { linkSecrets: {}, vouched: {}, waitingNow: [] };
 
 export interface GuestDoorContext {
   room: string;
@@ -106,11 +104,6 @@ export type GuestDoorEvent =
   | { type: 'door.deny'; knockId: string }
   | { type: 'door.remove'; knockId: string }
   | { type: 'door.dismissError' }
-  /**
-   * A guest's participant left the call (its page closed, or removed): a secret chat's call re-keys, by the one
-   * member `lead`s (contract/guest-rules.ts `leadsRekey`).
-   */
-  | { type: 'door.guestLeft'; knockId: string; lead: boolean }
   /** `guest:waiting` from the server (any room: the machine keeps its own). */
   | { type: 'door.waiting'; room: string; guests: Waiting[]; ring: boolean }
   /** The signed-in user changed (session): a sign-out drops the keys. */
@@ -129,9 +122,7 @@ export type DoorKeysEvent =
   /** This page let the guest in: vouched for, and no longer waiting. */
   | { type: 'door.keys.admitted'; knockId: string; vouched: Vouched }
   /** The server says the guest is no longer in: nothing more is sealed to it. */
-  | { type: 'door.keys.gone'; knockId: string }
-  /** This page removed the guest and re-keyed the call. */
-  | { type: 'door.keys.removed'; knockId: string };
+  | { type: 'door.keys.gone'; knockId: string };
 
 /** A new knock rang: the view plays the notification sound. */
 export type GuestDoorEmitted = { type: 'door.rang' };
@@ -154,11 +145,6 @@ export interface GuestDoorEffects {
   createLink: PromiseActorLogic<DoorLink, { room: string; hours: number; secret?: SecretDoor }>;
   /** A decision over the socket, answered with the server's Ack. */
   decide: PromiseActorLogic<Ack, DoorDecision>;
-  /**
-   * A guest left a secret chat's call: the leading member's device (`door.guestLeft`'s `lead`, whoever let the
-   * guest in) commits an update of its leaf, so the call key moves to a new epoch the guest cannot derive.
-   */
-  rekey: PromiseActorLogic<unknown, { secret: SecretDoor; knockId: string }>;
 }
 
 declare module '../../shared/system' {
