@@ -3,8 +3,8 @@
 // key pair and MACs it with the link's secret from the fragment, and opens each sealed call key; the members' door
 // derives the link's secret in the crypto worker, checks each guest's key, seals the call key to it on «Впустить»
 // and to a guest that asks for it, and seals each newer media key of the call to the guests it checked (a guest who
-// leaves or is removed is re-keyed out by the call's own exchange, call-secret.ts). The crypto (services/guests/guest-e2ee.ts, @hpke/core) and
-// the crypto worker load only for such a call.
+// leaves or is removed is re-keyed out by the call's own exchange, call-secret.ts). The crypto
+// (services/guests/guest-e2ee.ts, @hpke/core) and the crypto worker load only for such a call.
 import { type AnyActorRef, type EventObject, fromCallback, fromPromise } from 'xstate';
 import type { Ack } from '../../contract/events';
 import { RequestFailure } from '../../contract/failure';
