@@ -13,7 +13,8 @@
 // - **Secret.** The lead — the lowest identity among the members in the call (contract/guest-rules.ts `leadsRekey`) —
 //   makes the secret: on connecting alone, 2 s after connecting when no one had one (devices that came together),
 //   and a new one (generation + 1) when a member or a guest leaves. It seals it to each participant's hello key with
-//   HPKE (RFC 9180, PSK mode with the auth key: DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, AES-128-GCM), the chat, sender, recipient, epoch and generation in
+//   HPKE (RFC 9180, PSK mode with the auth key: DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, AES-128-GCM), the chat,
+//   sender, recipient, epoch and generation in
 //   `info`. To a hello (a joiner's, or anyone's after an epoch change) every device holding the secret answers with
 //   it, and to a hello from a device it had not heard from, with its own hello (the first may have been missed).
 // - **Which secret.** A higher generation wins; of two of one generation (two devices that both thought they lead),
