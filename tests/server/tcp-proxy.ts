@@ -25,12 +25,15 @@ export interface TcpProxy {
   stall(): Promise<void>;
   restore(): Promise<void>;
   close(): Promise<void>;
+  /** Resolves once every connection live at the call has closed on both sides (new ones are not waited for). */
+  closedNow(): Promise<void>;
 }
 
 export async function startTcpProxy(upstreamHost: string, upstreamPort: number): Promise<TcpProxy> {
   let mode: ProxyMode = 'open';
   let accepted = 0;
   const pairs = new Set<Pair>();
+  const gone = new Map<Pair, () => void>();
 
   const forward = (to: net.Socket, queue: Buffer[], chunk: Buffer) => {
     if (mode === 'open') to.write(chunk);
@@ -46,6 +49,8 @@ export async function startTcpProxy(upstreamHost: string, upstreamPort: number):
     upstream.on('data', (chunk) => forward(client, pair.held.toClient, chunk));
     const end = () => {
       pairs.delete(pair);
+      gone.get(pair)?.();
+      gone.delete(pair);
       client.destroy();
       upstream.destroy();
     };
@@ -102,6 +107,11 @@ export async function startTcpProxy(upstreamHost: string, upstreamPort: number):
         for (const chunk of pair.held.toUpstream.splice(0)) pair.upstream.write(chunk);
         for (const chunk of pair.held.toClient.splice(0)) pair.client.write(chunk);
       }
+    },
+    closedNow() {
+      return Promise.all([...pairs].map((pair) => new Promise<void>((resolve) => gone.set(pair, resolve)))).then(
+        () => undefined,
+      );
     },
     async close() {
       for (const { client, upstream } of pairs) {
