@@ -10,7 +10,7 @@
 //                 or with SIGKILL) and starts again on the same port and data.
 import type { BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
 import { test as base } from '@playwright/test';
-import { mediaChromiumArgs } from '../playwright.config';
+import { chromiumPath, mediaChromiumArgs } from '../playwright.config';
 import type { Sfu } from '../server/sfu/index';
 import type { TestServer } from '../tests/server/harness';
 import {
@@ -159,7 +159,7 @@ interface MediaTestFixtures {
 export const mediaTest = test.extend<MediaTestFixtures, MediaWorkerFixtures>({
   launchOptions: [
     {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath,
       args: mediaChromiumArgs,
     },
     { scope: 'worker' },

@@ -19,7 +19,7 @@ import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import acme from 'acme-client';
-import { chromiumArgs } from '../playwright.config';
+import { chromiumArgs, chromiumPath } from '../playwright.config';
 import { loadConfig } from '../server/config';
 import { type Served, serve } from '../server/serve';
 import { freePort, havePebble, type Pebble, startPebble } from '../tests/server/pebble';
@@ -159,7 +159,7 @@ test.describe('HTTPS from the server itself (ACME from pebble)', () => {
     served = await serve(config, { logStream: { write: (line: string) => void serverLog.push(line) }, sfuPort: 0 });
     cert = await servedCertificate(served.port, root);
     browser = await playwright.chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath,
       args: [
         ...chromiumArgs,
         '--autoplay-policy=no-user-gesture-required',

@@ -4,7 +4,7 @@
 // browser's English error, and a call that could not start rings nobody and leaves no entry in the conversation;
 // the settings page says the same of notifications. Chromium maps the name beseda.test to 127.0.0.1
 // (--host-resolver-rules), so the page is http://beseda.test:<port>, which is not a secure context.
-import { chromiumArgs } from '../playwright.config';
+import { chromiumArgs, chromiumPath } from '../playwright.config';
 import { expect, test } from './fixtures';
 import { apiCall } from './users';
 
@@ -19,7 +19,7 @@ test.use({
     publicUrl: SECURE_URL,
   },
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: [...chromiumArgs, `--host-resolver-rules=MAP ${HOST} 127.0.0.1`],
   },
 });

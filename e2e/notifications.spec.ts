@@ -8,6 +8,7 @@
 // does; everything after that (socket, service worker, notifications) is the real thing.
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
+import { chromiumArgs, fullChromiumPath } from '../playwright.config';
 import { test as base, expect } from './fixtures';
 import { apiCall, sendText, signInContext } from './users';
 
@@ -34,6 +35,9 @@ const test = base.extend<{ settingsPage: Page }>({
     await use(page);
   },
 });
+
+// The headless shell has no notification platform: these run in the full Chromium (a worker of their own).
+test.use({ launchOptions: { executablePath: fullChromiumPath, args: chromiumArgs } });
 
 const shown = (page: Page) =>
   page.evaluate(async () =>

@@ -5,20 +5,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium } from '@playwright/test';
-import { chromiumArgs } from '../playwright.config';
+import { chromiumArgs, fullChromiumPath } from '../playwright.config';
 import { test as base, expect } from './fixtures';
 import { signInContext } from './users';
 
 /**
  * A browser with a profile on disk (Chromium never offers installing from an incognito context, Playwright's
- * default), signed in as a fresh user.
+ * default), signed in as a fresh user: the full Chromium, which installs apps and shows notifications.
  */
 const test = base.extend<{ profile: BrowserContext }>({
   profile: async ({ createUser }, use) => {
     const a = await createUser('Анна Установка', 'pwa');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pwa-profile-'));
     const context = await chromium.launchPersistentContext(dir, {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: fullChromiumPath,
       args: chromiumArgs,
       headless: true,
     });

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Page } from '@playwright/test';
-import { chromiumArgs } from '../../playwright.config';
+import { chromiumArgs, chromiumPath } from '../../playwright.config';
 import { call, joinRoom } from './callers';
 import type { SfuHarness } from './harness';
 
@@ -88,7 +88,7 @@ export async function openClipCamera(
   clip: string,
 ): Promise<{ page: Page; close(): Promise<void> }> {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: [...chromiumArgs, `--use-file-for-fake-video-capture=${clip}`],
   });
   try {
