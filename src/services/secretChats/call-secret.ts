@@ -4,7 +4,8 @@
 // call (a new secret) both give a key the one who went cannot derive, and a joiner gets only the secret of now.
 //
 // Loaded with the call (the secret call actor's effects), never in the first bundle. Pure of LiveKit: the call view
-// carries the messages on the room's data channel (topic CALL_SECRET_TOPIC, secretCall.protocol.ts) and tells the room's events.
+// carries the messages on the room's data channel (topic CALL_SECRET_TOPIC, secretCall.protocol.ts) and tells the
+// room's events.
 //
 // - **Hello.** Each device in the call makes an ephemeral X25519 key pair (HPKE's DHKEM) when it connects, and tells
 //   the others its public key with HMAC-SHA-256(auth key of the epoch, label ‖ chat ‖ its identity ‖ key ‖ epoch). The
