@@ -1,11 +1,13 @@
 // The message list's behaviours, each hook on its own against a scroll area with set sizes (jsdom has no layout;
 // e2e/chats-scroll.spec.ts and e2e/chats.spec.ts check the same rules in Chromium): sticking to the bottom
-// (src/ui/conversation/useStickToBottom.ts), older pages (useOlderPages.ts), quote jumps (useQuoteJump.ts) and reporting
+// (src/ui/conversation/useStickToBottom.ts), older pages (useOlderPages.ts), quote jumps (useQuoteJump.ts), opening
+// at «Непрочитанные сообщения» (useHistoryPosition.ts) and reporting
 // visible unread messages (useReadVisibility.ts; jsdom has no IntersectionObserver, so a recording one stands in
 // and its entries are delivered by hand).
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { VirtualizerHandle } from 'virtua';
+import { useHistoryPosition } from './useHistoryPosition';
 import { OLDER_PX, useOlderPages } from './useOlderPages';
 import { useQuoteJump } from './useQuoteJump';
 import { useReaderMoves } from './useReaderMoves';
@@ -330,5 +332,51 @@ describe('useReadVisibility', () => {
     expect(later).toHaveBeenCalledWith(['m1']);
     unmount();
     expect(observer.disconnected).toBe(true);
+  });
+});
+
+describe('useHistoryPosition: opening at «Непрочитанные сообщения»', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** 45 rows, the divider on the 16th; the scroll area has scrollTo, which jsdom lacks, and no divider on screen. */
+  function setup() {
+    const el = document.createElement('div');
+    el.scrollTo = () => {};
+    const scroller = { current: el };
+    const scrollToIndex = vi.fn();
+    const list = { current: { scrollToIndex } as unknown as VirtualizerHandle };
+    const leaveBottom = vi.fn();
+    const rowsNow = () =>
+      Array.from({ length: 45 }, (_, i) => ({ id: `m${i}`, key: `m${i}`, unreadDivider: i === 15 }) as MessageRow);
+    const hook = renderHook(({ rows }) => useHistoryPosition({ scroller, list, rows, leaveBottom }), {
+      initialProps: { rows: rowsNow() },
+    });
+    return { ...hook, rowsNow, scrollToIndex, leaveBottom };
+  }
+
+  it('scrolls to the divider once the first frames have passed', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'] });
+    const { scrollToIndex, leaveBottom } = setup();
+    expect(scrollToIndex).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(leaveBottom).toHaveBeenCalled();
+    expect(scrollToIndex).toHaveBeenCalledWith(15, { align: 'start' });
+  });
+
+  it('still scrolls there when the rows are made again before its first frames (read marks, a preview)', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'] });
+    const { rerender, rowsNow, scrollToIndex } = setup();
+    rerender({ rows: rowsNow() });
+    rerender({ rows: rowsNow() });
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(scrollToIndex).toHaveBeenCalledWith(15, { align: 'start' });
+  });
+
+  it('nothing is left to run once the list is gone', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'] });
+    const { unmount, scrollToIndex } = setup();
+    unmount();
+    act(() => vi.advanceTimersByTime(1_000));
+    expect(scrollToIndex).not.toHaveBeenCalled();
   });
 });

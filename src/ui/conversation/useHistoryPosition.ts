@@ -68,19 +68,21 @@ export function useHistoryPosition(options: {
 
   // Opens at «Непрочитанные сообщения» (once per list: the list is made again for each conversation). Rows are
   // measured over the first frames (estimates become sizes), so the scroll is checked again twice while the
-  // divider is still off screen.
+  // divider is still off screen. Those checks outlive a change of rows: rows are made again within the first frames
+  // as often as not (read marks, a preview), and cancelling them there left the list at the bottom for good.
   const opened = useRef(false);
+  const pending = useRef<{ frame: number; timers: ReturnType<typeof setTimeout>[] } | null>(null);
   const leave = useRef(options.leaveBottom);
   leave.current = options.leaveBottom;
   useEffect(() => {
     if (opened.current) return;
-    const index = rows.findIndex((r) => r.unreadDivider);
-    if (index < 0) return;
+    if (!rows.some((r) => r.unreadDivider)) return;
     opened.current = true;
     const go = () => {
       const el = scroller.current;
+      const index = latestRows.current.findIndex((r) => r.unreadDivider);
       // (Element.scrollTo is missing only in DOM emulations such as jsdom.)
-      if (!el || typeof el.scrollTo !== 'function') return;
+      if (!el || index < 0 || typeof el.scrollTo !== 'function') return;
       const divider = el.querySelector('[data-testid="unread-divider"]');
       const box = divider?.getBoundingClientRect();
       const view = el.getBoundingClientRect();
@@ -88,15 +90,24 @@ export function useHistoryPosition(options: {
       leave.current();
       list.current?.scrollToIndex(index, { align: 'start' });
     };
-    let frame = requestAnimationFrame(() => {
-      frame = requestAnimationFrame(go);
+    const handles = { frame: 0, timers: [setTimeout(go, 300), setTimeout(go, 900)] };
+    handles.frame = requestAnimationFrame(() => {
+      handles.frame = requestAnimationFrame(go);
     });
-    const timers = [setTimeout(go, 300), setTimeout(go, 900)];
-    return () => {
-      cancelAnimationFrame(frame);
-      for (const t of timers) clearTimeout(t);
-    };
+    pending.current = handles;
   }, [rows, list, scroller]);
+  useEffect(
+    () => () => {
+      const handles = pending.current;
+      if (!handles) return;
+      // Not opened after all (React's strict mode mounts twice): a mount again tries again.
+      opened.current = false;
+      pending.current = null;
+      cancelAnimationFrame(handles.frame);
+      for (const t of handles.timers) clearTimeout(t);
+    },
+    [],
+  );
 
   const unreadBelow = useMemo(() => {
     const divider = rows.findIndex((r) => r.unreadDivider);
