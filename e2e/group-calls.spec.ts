@@ -3,8 +3,9 @@
 // call bar, B leaves and A and C still see each other, A ends it for everyone and the bar goes everywhere. On the
 // way: C raises her hand and A sees it, A (the owner) turns C's microphone off and later removes her from the call,
 // and A's microphone goes through the noise suppressor (its worklet and WebAssembly fetched from our origin under
-// the page's CSP).
+// the page's CSP). axe reads the new views: the call bar, the call with its people and a raised hand, the entry.
 import type { BrowserContext, Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './a11y';
 import { expect as baseExpect, type E2EUser, mediaTest as test } from './fixtures';
 import { createGroup, makeFriends, signInContext } from './users';
 
@@ -88,6 +89,7 @@ test('a group call: A starts, B answers, C joins late from the bar, B leaves, A 
   await expect(tileMark(pv, group)).toHaveCount(1);
   await pv.locator(`[data-conversation-id="${group}"]`).first().click();
   await expect(callBar(pv)).toContainText('Идёт звонок · 2 участника');
+  await expectNoSeriousA11yViolations(pv, 'the group call bar');
   await callBar(pv).getByRole('button', { name: 'Присоединиться' }).click();
   await expect(callOverlay(pv)).toBeVisible();
   await expect(callOverlay(pv).getByRole('button', { name: 'Выйти из звонка' })).toBeVisible();
@@ -125,6 +127,7 @@ test('a group call: A starts, B answers, C joins late from the bar, B leaves, A 
     .click();
   const people = callOverlay(pa).getByRole('complementary', { name: 'Участники звонка' });
   await expect(people.getByRole('region', { name: 'Поднятые руки' })).toContainText('Вера');
+  await expectNoSeriousA11yViolations(pa, 'a group call with its people and a raised hand');
   // A, the group's owner, turns V's microphone off: V's own toggle goes off and she is told.
   await people.getByRole('button', { name: 'Выключить микрофон: Вера' }).click();
   await expect(callOverlay(pv).getByRole('button', { name: 'Микрофон', exact: true })).toHaveAttribute(
@@ -159,4 +162,5 @@ test('a group call: A starts, B answers, C joins late from the bar, B leaves, A 
   for (const page of [pa, pb, pv]) await expect(tileMark(page, group)).toHaveCount(0);
   // The entry for the call, with the three who took part.
   await expect(pb.getByText(/^Групповой звонок · \d+:\d\d · 3 участника$/).first()).toBeVisible();
+  await expectNoSeriousA11yViolations(pb, 'the group call entry');
 });
