@@ -43,7 +43,10 @@ function get(port: number, pathname: string, ca: string): Promise<Answer> {
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, cert }));
       },
     );
-    req.on('error', reject);
+    // Named, so a failure says which request of the suite it was (the server's, after which start, or pebble's).
+    req.on('error', (err) =>
+      reject(new Error(`GET https://127.0.0.1:${port}${pathname}: ${err.message}`, { cause: err })),
+    );
     req.end();
   });
 }
@@ -154,7 +157,7 @@ describe('HTTPS by ACME (pebble)', () => {
           resolve(String(data));
           ws.close();
         });
-        ws.on('error', reject);
+        ws.on('error', (err) => reject(new Error(`wss /socket.io/ on ${served.port}: ${err.message}`, { cause: err })));
       });
       expect(opening).toMatch(/^0\{"sid":/);
 

@@ -3,6 +3,7 @@
 // the server under test. Pebble's own HTTPS listener gets a throwaway certificate made with openssl; the roots it
 // issues from are new on every start and read from its management port.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { Resolver } from 'node:dns/promises';
 import fs from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
@@ -48,6 +49,21 @@ async function waitFor(child: ChildProcess, output: () => string, line: RegExp, 
   while (!line.test(output())) {
     if (child.exitCode !== null) throw new Error(`${what} exited: ${output()}`);
     if (Date.now() > deadline) throw new Error(`${what} did not start: ${output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Calls `ask` every 50 ms until it resolves; fails after 15 s, or at once when `child` has exited. */
+async function until(ask: () => Promise<unknown>, what: string, where: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const failed = await ask().then(
+      () => null,
+      (err: Error) => err,
+    );
+    if (!failed) return;
+    if (child.exitCode !== null) throw new Error(`${what} exited`);
+    if (Date.now() > deadline) throw new Error(`${what} does not answer at ${where}: ${failed.message}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -127,6 +143,10 @@ export async function startPebble(httpPort: number): Promise<Pebble> {
     dnsOut += c;
   });
   await waitFor(dns, () => dnsOut, /Starting management server/, 'pebble-challtestsrv');
+  // Its servers start in goroutines after that line: the CA's check resolves names here, so ask until it answers.
+  const resolver = new Resolver({ timeout: 500, tries: 1 });
+  resolver.setServers([`127.0.0.1:${dnsPort}`]);
+  await until(() => resolver.resolve4('ready.beseda.test'), 'pebble-challtestsrv', `DNS at 127.0.0.1:${dnsPort}`, dns);
   let out = '';
   // NOSLEEP: no random pause before each check; NONCEREJECT=0: no random bad-nonce refusals to retry.
   const pebble = spawn('pebble', ['-config', path.join(dir, 'config.json'), '-dnsserver', `127.0.0.1:${dnsPort}`], {
@@ -139,14 +159,19 @@ export async function startPebble(httpPort: number): Promise<Pebble> {
   pebble.stderr?.on('data', (c) => {
     out += c;
   });
-  await waitFor(pebble, () => out, /Listening on|ACME directory available/, 'pebble');
   // A suite that dies (a timeout, a kill) must not leave them running.
   const orphaned = () => {
     pebble.kill('SIGKILL');
     dns.kill('SIGKILL');
   };
   process.once('exit', orphaned);
+  await waitFor(pebble, () => out, /Listening on|ACME directory available/, 'pebble');
   const listenerCa = fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8');
+  // Pebble, too, prints «Listening on» before its listeners are bound (the management one in a goroutine of its own):
+  // a request in that moment was refused, and acme-client reports a request without a response as «Cannot read
+  // properties of undefined (reading 'config')». Both answer before this returns.
+  for (const url of [`https://127.0.0.1:${acmePort}/dir`, `https://127.0.0.1:${managementPort}/roots/0`])
+    await until(() => getText(url, listenerCa), 'pebble', url, pebble);
   const stopChild = (child: ChildProcess) =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
