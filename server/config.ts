@@ -64,6 +64,11 @@ export interface Config {
   /** Secret chats' key-package claims per user and minute (SECRET_CLAIMS_PER_MINUTE). */
   secretClaimsPerMinute: number;
   redisUrl: string | null;
+  /**
+   * The name of this deployment's channels on Redis (REDIS_PREFIX, default `socket.io`): the processes of one
+   * deployment share it; two deployments on one Redis need different ones, or each hears the other's events.
+   */
+  redisPrefix: string;
   livekit: { url: string | null; apiKey: string | null; apiSecret: string | null };
   sfu: {
     port: number;
@@ -154,6 +159,15 @@ const positive = (name: string, n: number): number => {
   return n;
 };
 const str = (v: string | undefined): string | null => (v === undefined || v.trim() === '' ? null : v.trim());
+
+function redisPrefix(v: string | undefined): string {
+  const prefix = str(v) ?? 'socket.io';
+  if (!/^[A-Za-z0-9._:-]{1,64}$/.test(prefix))
+    throw new ConfigError(
+      `Неверное значение REDIS_PREFIX: «${prefix}». Нужны латинские буквы, цифры и знаки . _ : - (до 64 символов)`,
+    );
+  return prefix;
+}
 
 const portRange = (v: string | null): [number, number] | null => {
   if (!v) return null;
@@ -393,6 +407,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     searchPerMinute: int('SEARCH_PER_MINUTE', env.SEARCH_PER_MINUTE, 60),
     secretClaimsPerMinute: int('SECRET_CLAIMS_PER_MINUTE', env.SECRET_CLAIMS_PER_MINUTE, 30),
     redisUrl: str(env.REDIS_URL),
+    redisPrefix: redisPrefix(env.REDIS_PREFIX),
     livekit: {
       url: str(env.LIVEKIT_URL),
       apiKey: str(env.LIVEKIT_API_KEY),

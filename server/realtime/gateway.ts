@@ -135,7 +135,7 @@ export function createGateway(httpServer: http.Server, config: Config, deps: Han
   if (redis && redisSub) {
     // ioredis reconnects by itself; an unhandled 'error' event would crash the process instead.
     for (const r of [redis, redisSub]) r.on('error', logError('redis'));
-    io.adapter(createAdapter(redis, redisSub));
+    io.adapter(createAdapter(redis, redisSub, { key: config.redisPrefix }));
   }
 
   /** Whether a socket in `rooms` is not in `room` (this process's sockets). */

@@ -1,7 +1,7 @@
 // Starts the real server on a free port with a temporary data directory. With TEST_PG_URL set
 // (CI's second run), each server gets a fresh PostgreSQL database that is dropped on close; with TEST_S3=1, its own
 // s3rver bucket for uploads and export archives (s3.ts).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,6 +75,14 @@ export async function startTestServer(
       ...overrides,
     },
   );
+  // Servers of one test that share a database are one deployment; every other test server on this Redis is another
+  // (two vitest workers run test files side by side): each deployment its own channels, as REDIS_PREFIX gives in
+  // production, or one test's servers hear another's presence and wait for its answers.
+  if (config.redisUrl && overrides.redisPrefix === undefined)
+    config.redisPrefix = `test-${createHash('sha256')
+      .update(config.databaseUrl ?? config.dataDir)
+      .digest('hex')
+      .slice(0, 16)}`;
   const server = await createServer(config, options).catch(async (err) => {
     await pgdb?.drop();
     await s3?.close();
