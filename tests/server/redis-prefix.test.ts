@@ -3,6 +3,7 @@
 // while this deployment's second process does. Runs when Redis answers (redis-probe.ts).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../server/config';
 import { client, startTestServer, type TestServer } from './harness';
 import { redisAvailable, redisUrl } from './redis-probe';
 import { closeAll, connect, type TestUser } from './socket-helpers';
@@ -45,9 +46,11 @@ describe.skipIf(!available)('REDIS_PREFIX: deployments sharing one Redis', () =>
     });
     expect(other.server.ctx.realtime.isOnline(anna.user.id)).toBe(false);
   });
+});
 
-  it('refuses a prefix Redis channels should not carry, in Russian', async () => {
-    const { loadConfig } = await import('../../server/config');
+// The setting itself needs no Redis: it runs on every machine.
+describe('REDIS_PREFIX', () => {
+  it('refuses a prefix Redis channels should not carry, in Russian', () => {
     expect(() => loadConfig({ REDIS_PREFIX: 'моя беседа' })).toThrow(/^Неверное значение REDIS_PREFIX: «моя беседа»/);
     expect(loadConfig({}).redisPrefix).toBe('socket.io');
     expect(loadConfig({ REDIS_PREFIX: 'chat.example.org' }).redisPrefix).toBe('chat.example.org');
