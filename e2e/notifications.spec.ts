@@ -1,7 +1,8 @@
 // Notifications (src/machines/notifications/notifications, src/sw/service-worker.ts) in Chromium: the settings switches (and
 // axe on them), a message to a hidden tab shown as a system notification through the service worker — one per
 // conversation, counted — read back with the worker's getNotifications(), and a click on it opening the
-// conversation.
+// conversation; a call started in a group too large to ring told the same way, its click opening the group at its
+// call bar.
 //
 // Headless Chromium keeps every tab 'visible' (another tab in front, a minimized window: still visible), so the
 // test hides the page by answering document.visibilityState 'hidden' and firing visibilitychange, as the browser
@@ -10,7 +11,9 @@ import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { chromiumArgs, fullChromiumPath } from '../playwright.config';
 import { test as base, expect } from './fixtures';
-import { apiCall, sendText, signInContext } from './users';
+import { io } from 'socket.io-client';
+import { GROUP_CALL_RING_MAX } from '../server/calls/group-calls';
+import { apiCall, createGroup, createUser, makeFriends, sendText, signInContext } from './users';
 
 /** Анна's settings page, notifications allowed for the app, in a context that can hide the page; Борис writes to her. */
 const test = base.extend<{ settingsPage: Page }>({
@@ -160,4 +163,67 @@ test('«Без звука» keeps a muted conversation silent; «Включит�
   await mute(null);
   await sendText(srv.url, b, conversationId, 'Громкое сообщение');
   await expect.poll(async () => (await shown(page)).map((n) => n.title)).toEqual(['Борис']);
+});
+
+test(`a call started in a group over ${GROUP_CALL_RING_MAX} members rings nobody: a hidden tab shows it, a click opens the group's bar`, async ({
+  srv,
+  context,
+  friends: { a, b },
+  settingsPage: page,
+}) => {
+  const on = page.getByRole('switch', { name: 'Уведомления' });
+  if (!(await on.isChecked())) await on.click();
+  await expect(on).toBeChecked();
+  // Борис's group: Анна and enough of his friends to be one over the ringing size.
+  const crowd = await Promise.all(
+    Array.from({ length: GROUP_CALL_RING_MAX - 1 }, (_, i) => createUser(srv.url, `Участник ${i + 1}`, 'crowd')),
+  );
+  for (const u of crowd) await makeFriends(srv.url, b, u);
+  const group = await createGroup(srv.url, b, [a, ...crowd], 'Школа');
+  await setHidden(page, true);
+  await recordAsked(page);
+
+  const starter = io(srv.url, {
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    auth: { token: b.accessToken },
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      starter.once('connect', () => resolve());
+      starter.once('connect_error', reject);
+    });
+    expect(await starter.timeout(5_000).emitWithAck('groupCall:start', { conversationId: group, video: true })).toEqual(
+      {
+        ok: true,
+      },
+    );
+    await expect
+      .poll(() => shown(page))
+      .toEqual([{ title: 'Борис — Школа', body: 'Идёт групповой видеозвонок', tag: `call:${group}` }]);
+    // Nothing rang: the tab shows no incoming call.
+    expect(await asked(page)).toEqual(['Идёт групповой видеозвонок']);
+    await expect(page.getByText('Входящий видеозвонок')).toHaveCount(0);
+
+    await setHidden(page, false);
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    await worker.evaluate(async () => {
+      type Scope = { registration: ServiceWorkerRegistration; dispatchEvent(e: Event): boolean };
+      type ClickEvent = new (type: string, init: { notification: Notification }) => Event;
+      const sw = self as unknown as Scope;
+      const [n] = await sw.registration.getNotifications();
+      sw.dispatchEvent(
+        new (globalThis as unknown as { NotificationEvent: ClickEvent }).NotificationEvent('notificationclick', {
+          notification: n,
+        }),
+      );
+    });
+    // The group opens at its own address, with the call's bar to join from.
+    await expect(page).toHaveURL(new RegExp(`^${srv.url}/c/[^/]+$`));
+    await expect(page.getByRole('button', { name: 'Присоединиться' }).first()).toBeVisible();
+    await expect(page.getByText(/Идёт звонок · 1 участник/).first()).toBeVisible();
+  } finally {
+    starter.close();
+  }
 });

@@ -1,7 +1,8 @@
 // A group's call over sockets (group-calls.ts holds its rules): start, join, leave, «Завершить для всех» and a
 // decline that stops only one's own ringing; GET /api/conversations/:id/call for the call bar after a reload.
 // Starting rings the other members of a group up to GROUP_CALL_RING_MAX as a direct call does (call:incoming
-// with `group`); joining from a second tab or device tells the first (groupCall:moved), which leaves the media
+// with `group`); in a larger group the members who have not muted it are told once (groupCall:started, and a
+// push to those with no tab open) and nobody rings. Joining from a second tab or device tells the first (groupCall:moved), which leaves the media
 // room; a socket that was someone's place in a call marks them gone when its connection ends. Whoever loses the
 // group (removed, left) is dropped from its call (media-rooms.ts tells this process). Raised hands (groupCall:hand)
 // and an owner's or admin's «Выключить микрофон» / «Удалить из звонка» (POST /api/conversations/:id/call/mute|remove).
@@ -22,6 +23,9 @@ export const groupCallRelay = fp(
     const calls = createGroupCalls({ db, clock, lists, realtime });
     app.addHook('onClose', async () => calls.close());
     const log = (err: unknown) => app.log.error({ err }, 'group call update failed');
+    const groupTitle = async (conversationId: string) =>
+      (await db.selectFrom('conversations').select('title').where('id', '=', conversationId).executeTakeFirst())
+        ?.title ?? '';
 
     // Each socket is watched once, from the first time it takes a place in a call.
     const watched = new WeakSet<SocketClient>();
@@ -42,12 +46,18 @@ export const groupCallRelay = fp(
     };
 
     realtime.onClientEvent('groupCall:start', async ({ conversationId, video }, client) => {
-      const { moved, ring } = await calls.start(conversationId, client.userId, client.socketId, video);
+      const { moved, ring, tell } = await calls.start(conversationId, client.userId, client.socketId, video);
       await entered(conversationId, client, moved, video);
-      if (!ring.length) return;
-      const from = await caller(db, client.userId);
-      realtime.toUsers(ring, 'call:incoming', { conversationId, from, video, group: true });
-      push.call(conversationId, ring, from, video);
+      if (ring.length) {
+        const from = await caller(db, client.userId);
+        realtime.toUsers(ring, 'call:incoming', { conversationId, from, video, group: true });
+        push.call(conversationId, ring, from, video);
+      }
+      if (tell.length) {
+        const [from, group] = await Promise.all([caller(db, client.userId), groupTitle(conversationId)]);
+        realtime.toUsers(tell, 'groupCall:started', { conversationId, from, video, title: group });
+        push.groupCallStarted(conversationId, tell, from, group, video);
+      }
     });
     realtime.onClientEvent('groupCall:join', async ({ conversationId }, client) => {
       const { moved } = await calls.join(conversationId, client.userId, client.socketId);

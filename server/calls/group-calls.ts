@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import type { GroupCall, Message } from '../../src/contract/entities';
 import type { Clock, ClockTimer } from '../clock';
 import type { ConversationListCache } from '../conversations/list-cache';
-import { isMember, memberIds, memberOf } from '../conversations/membership';
+import { isMuted } from '../conversations/chat-settings-view';
+import { isMember, memberIds, memberList, memberOf } from '../conversations/membership';
 import { type Database, isUniqueViolation } from '../db/database';
 import { badRequest, forbidden, notFound } from '../http/errors';
 import { newMessageId } from '../messages/message-id';
@@ -18,7 +19,10 @@ import { freshMessage, toCallInfo } from '../messages/message-view';
 import type { RealtimeHub } from '../realtime/hub';
 import { markCallEntrySeen } from './call-entry-read';
 
-/** A group call rings the other members in groups up to this size; larger groups see the call bar only. */
+/**
+ * A group call rings the other members in groups up to this size; in larger groups nobody rings: the members who
+ * have not muted the group are told once that it started (groupCall:started, a notification, a push) and see the bar.
+ */
 export const GROUP_CALL_RING_MAX = 20;
 /** A group call whose participants' connections all died this long ago ends by itself. */
 export const GROUP_CALL_GONE_MS = 30_000;
@@ -280,14 +284,15 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
 
     /**
      * Opens the group's call with `userId` in it, or joins the one already on. `ring`: the members to ring (the
-     * others, in a group up to GROUP_CALL_RING_MAX; none when the call was on already or the group is larger).
+     * others, in a group up to GROUP_CALL_RING_MAX); `tell`: in a larger group, the others who have not muted it,
+     * to be told it started. Both are empty when the call was on already.
      */
     async start(
       conversationId: string,
       userId: string,
       socketId: string,
       video: boolean,
-    ): Promise<Joined & { ring: string[] }> {
+    ): Promise<Joined & { ring: string[]; tell: string[] }> {
       await groupMember(conversationId, userId);
       let call = await openCall(conversationId);
       let opened = false;
@@ -314,9 +319,12 @@ export function createGroupCalls({ db, clock, lists, realtime }: GroupCallDeps) 
       }
       const moved = await enter(call.id, userId, socketId);
       await announce(conversationId);
-      const members = await memberIds(db, conversationId);
-      const ring = opened && members.length <= GROUP_CALL_RING_MAX ? members.filter((m) => m !== userId) : [];
-      return { opened, moved, ring };
+      const members = await memberList(db, conversationId);
+      const others = opened ? members.filter((m) => m.id !== userId) : [];
+      if (members.length <= GROUP_CALL_RING_MAX) return { opened, moved, ring: others.map((m) => m.id), tell: [] };
+      const now = clock.now();
+      const tell = others.filter((m) => !isMuted(m.mutedUntil, now)).map((m) => m.id);
+      return { opened, moved, ring: [], tell };
     },
 
     /** Joins the call that is on (404 «Звонок уже закончился» when there is none). */

@@ -1,13 +1,14 @@
 // Web Push (docs/notifications.md): browsers subscribe and unsubscribe (kept per user and sign-in,
 // at most PUSH.subscriptionsPerUser, removed on sign-out); a new message is pushed to the subscriptions of each
 // recipient with no connected socket, coalesced per device and conversation; an incoming call is pushed to all
-// of the callee's subscriptions at once (urgency high, short TTL). Each message is pushed by the one server process
+// of the callee's subscriptions at once (urgency high, short TTL), and a call started in a group too large to ring
+// to its members with no connected socket. Each message is pushed by the one server process
 // that stored it, so with several processes it is still pushed once. Payloads carry names and (if the user
 // allows) a text preview, never a token.
 import { randomUUID } from 'node:crypto';
 import fp from 'fastify-plugin';
 import type { Message } from '../../src/contract/entities';
-import { messagePreview, type NotificationPayload, PUSH } from '../../src/contract/notification';
+import { fromInGroup, messagePreview, type NotificationPayload, PUSH } from '../../src/contract/notification';
 import { bearerToken, contractRoute } from '../http/contract-route';
 import { badRequest, conflict, unauthorized } from '../http/errors';
 import { Coalescer } from './coalescer';
@@ -28,6 +29,17 @@ export interface PushNotifier {
   reminder(message: Message): void;
   /** An incoming call: pushed to every subscription of the callees. Never throws. */
   call(conversationId: string, callees: readonly string[], from: { id: string; name: string }, video: boolean): void;
+  /**
+   * A call started in a group too large to ring (`group`: its title): pushed, as a message is, to those of
+   * `members` with no connected socket (an open tab shows it itself). Never throws.
+   */
+  groupCallStarted(
+    conversationId: string,
+    members: readonly string[],
+    from: { id: string; name: string },
+    group: string,
+    video: boolean,
+  ): void;
   /** Whether any of these users has a push subscription (a call may ring them though none is online). */
   anySubscribed(userIds: readonly string[]): Promise<boolean>;
   /** A sign-in ended: its subscriptions go. */
@@ -144,7 +156,7 @@ export const pushPlugin = fp(
       const payload: MessageItem['payload'] = {
         kind: 'message',
         conversationId: message.conversationId,
-        title: reminder ? 'Напоминание' : group && conversation?.title ? `${name} — ${conversation.title}` : name,
+        title: reminder ? 'Напоминание' : group ? fromInGroup(name, conversation?.title ?? '') : name,
         preview: messagePreview(message.type, message.content),
         count: 1,
         icon: group ? null : iconOf(sender?.avatar_url),
@@ -171,6 +183,24 @@ export const pushPlugin = fp(
       await Promise.all(subs.map((sub) => deliver(sub, payload, { ttlSec: PUSH.callTtlSec, urgency: 'high' })));
     }
 
+    async function pushGroupCall(
+      conversationId: string,
+      members: readonly string[],
+      from: { id: string; name: string },
+      group: string,
+      video: boolean,
+    ) {
+      const subs = await subscriptionsOf(members.filter((id) => !realtime.isOnline(id)));
+      const payload: NotificationPayload = {
+        kind: 'groupCall',
+        conversationId,
+        title: fromInGroup(from.name, group),
+        video,
+        icon: null,
+      };
+      await Promise.all(subs.map((sub) => deliver(sub, payload, { ttlSec: PUSH.groupCallTtlSec, urgency: 'high' })));
+    }
+
     const notifier: PushNotifier = {
       // After the sender's answer has gone (the next turn of the event loop): nothing of it is needed to
       // acknowledge the message, which is committed by then. Tracked at once, so settled() waits for it.
@@ -185,6 +215,12 @@ export const pushPlugin = fp(
       call: (conversationId, callees, from, video) =>
         track(
           pushCall(conversationId, callees, from, video).catch((err) => app.log.error({ err }, 'call push failed')),
+        ),
+      groupCallStarted: (conversationId, members, from, group, video) =>
+        track(
+          pushGroupCall(conversationId, members, from, group, video).catch((err) =>
+            app.log.error({ err }, 'group call push failed'),
+          ),
         ),
       anySubscribed: async (userIds) =>
         userIds.length > 0 &&

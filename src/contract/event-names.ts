@@ -28,6 +28,7 @@ export const SERVER_EVENT_NAMES = [
   'call:accepted',
   'call:declined',
   'call:ended',
+  'groupCall:started',
   'groupCall:state',
   'groupCall:moved',
   'groupCall:muted',

@@ -94,6 +94,7 @@ const CallPeer = z.object({ id: Id, name: z.string(), avatarUrl: z.string().null
  * - call:* — the other members; call:accepted and call:declined also reach the actor's
  *   other tabs (so they stop ringing), never the tab that sent them.
  * - call:invite is refused in its ack ({ok:false, message}) when no other member has a connected tab.
+ * - groupCall:started — in a group too large to ring, its members who have not muted it, the starter excepted.
  * - groupCall:state — every member of the group; groupCall:moved — the joiner's other tabs; groupCall:muted and
  *   groupCall:removed — every tab of the participant an owner or admin muted or removed.
  * - presence:update, profile:update — the user and everyone related (friends, pending requests, shared conversations).
@@ -180,6 +181,11 @@ export const serverEvents = {
   'call:accepted': z.object({ conversationId: Id, from: CallPeer, video: z.boolean() }),
   'call:declined': z.object({ conversationId: Id, from: CallPeer }),
   'call:ended': z.object({ conversationId: Id, from: CallPeer }),
+  /**
+   * A call started in a group too large to ring (over GROUP_CALL_RING_MAX members): the members who have not
+   * muted it, the starter excepted. `title`: the group's.
+   */
+  'groupCall:started': z.object({ conversationId: Id, from: CallPeer, video: z.boolean(), title: z.string() }),
   /** A group's call started, someone joined or left, or it ended (`call: null`): every member of the group. */
   'groupCall:state': z.object({ conversationId: Id, call: GroupCall.nullable() }),
   /** I joined the group's call from another tab or device: this one's part in it is over. My other tabs. */

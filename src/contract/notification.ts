@@ -14,6 +14,8 @@ export const PUSH = {
   messageTtlSec: 24 * 3600,
   /** An incoming call is worth ringing for this long only. */
   callTtlSec: 30,
+  /** A group call that started is worth announcing this long (most calls that matter are still on by then). */
+  groupCallTtlSec: 600,
   /** Each request to a push service: time limit, and how much of its answer is read. */
   requestTimeoutMs: 10_000,
   responseBytesMax: 4096,
@@ -35,7 +37,16 @@ export type NotificationPayload =
       count: number;
       icon: string | null;
     }
-  | { kind: 'call'; conversationId: string; title: string; video: boolean; icon: string | null };
+  | { kind: 'call'; conversationId: string; title: string; video: boolean; icon: string | null }
+  /** A call started in a group too large to ring. `title`: «Starter — Group». */
+  | { kind: 'groupCall'; conversationId: string; title: string; video: boolean; icon: string | null };
+
+/** The kinds of notification there are. */
+export const NOTIFICATION_KINDS = [
+  'message',
+  'call',
+  'groupCall',
+] as const satisfies readonly NotificationPayload['kind'][];
 
 export const NOTIFICATION_TEXT = {
   photo: 'Фото',
@@ -43,7 +54,12 @@ export const NOTIFICATION_TEXT = {
   hidden: 'Новое сообщение',
   incomingCall: 'Входящий звонок',
   incomingVideoCall: 'Входящий видеозвонок',
+  groupCall: 'Идёт групповой звонок',
+  groupVideoCall: 'Идёт групповой видеозвонок',
 } as const;
+
+/** «Starter — Group»: the title of a group call's notification (and of a group's message). */
+export const fromInGroup = (name: string, group: string) => (group ? `${name} — ${group}` : name);
 
 /** «Фото», «Файл» or the first characters of the text. */
 export function messagePreview(type: MessageType, content: string): string {
@@ -70,14 +86,21 @@ export function messageBody(count: number, preview: string | null): string {
   return preview ?? NOTIFICATION_TEXT.hidden;
 }
 
+/** What a call's notification says: «Входящий звонок» ringing, «Идёт групповой звонок» for a large group's. */
+export function callBody(payload: Extract<NotificationPayload, { kind: 'call' | 'groupCall' }>): string {
+  if (payload.kind === 'groupCall')
+    return payload.video ? NOTIFICATION_TEXT.groupVideoCall : NOTIFICATION_TEXT.groupCall;
+  return payload.video ? NOTIFICATION_TEXT.incomingVideoCall : NOTIFICATION_TEXT.incomingCall;
+}
+
 /** One notification per conversation: its tag. A call has its own, so a message does not replace the ringing. */
 export const notificationTag = (payload: Pick<NotificationPayload, 'kind' | 'conversationId'>) =>
-  `${payload.kind === 'call' ? 'call' : 'conv'}:${payload.conversationId}`;
+  `${payload.kind === 'message' ? 'conv' : 'call'}:${payload.conversationId}`;
 
 /** What the page hears from the service worker when a notification is clicked. */
 export interface NotificationOpened {
   type: 'notification.opened';
-  kind: 'message' | 'call';
+  kind: NotificationPayload['kind'];
   conversationId: string;
 }
 

@@ -6,7 +6,12 @@
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
-import { type NotificationOpened, type NotificationPayload, OPEN_CONVERSATION_PARAM } from '../contract/notification';
+import {
+  NOTIFICATION_KINDS,
+  type NotificationOpened,
+  type NotificationPayload,
+  OPEN_CONVERSATION_PARAM,
+} from '../contract/notification';
 import { isData, presentNotification } from '../services/notifications/notification-present';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
@@ -69,7 +74,7 @@ self.addEventListener('push', (event) => {
     (async () => {
       // A tab of the app in front of the user tells its own story; a push then shows nothing.
       const tabs = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-      if (payload.kind === 'message' && tabs.some((t) => t.visibilityState === 'visible' && t.focused)) return;
+      if (payload.kind !== 'call' && tabs.some((t) => t.visibilityState === 'visible' && t.focused)) return;
       await presentNotification(self.registration, payload);
     })(),
   );
@@ -78,7 +83,7 @@ self.addEventListener('push', (event) => {
 function readPayload(data: PushMessageData | null): NotificationPayload | null {
   try {
     const p = data?.json() as NotificationPayload | undefined;
-    return p && typeof p.conversationId === 'string' && (p.kind === 'message' || p.kind === 'call') ? p : null;
+    return p && typeof p.conversationId === 'string' && NOTIFICATION_KINDS.includes(p.kind) ? p : null;
   } catch {
     return null;
   }

@@ -12,15 +12,18 @@ import {
   CALL_OVER,
   END_FOR_ALL_ADMINS,
   GROUP_CALL_GONE_MS,
+  GROUP_CALL_RING_MAX,
   GROUP_ONLY,
   HAND_IN_CALL,
   MODERATE_ADMINS,
   NOT_IN_CALL,
 } from '../../server/calls/group-calls';
 import { startSfu } from '../../server/sfu/index';
+import { PUSH } from '../../src/contract/notification';
 import { client, startTestServer, type TestServer } from './harness';
 import { redisAvailable, redisUrl } from './redis-probe';
 import { type ManualClock, manualClock } from './manual-clock';
+import { startPushService, subscriberKeys } from './push-service';
 import { type Api, ack, befriend, closeAll, connect, next, recorder, roundTrip, type TestUser } from './socket-helpers';
 
 const redis = await redisAvailable();
@@ -48,7 +51,7 @@ interface Entry {
 
 beforeAll(async () => {
   clock = manualClock();
-  srv = await startTestServer({}, { clock });
+  srv = await startTestServer({ pushAllowLoopback: true }, { clock });
   api = client(srv.url);
   [anna, boris, vera, gleb, stranger] = await Promise.all(
     ['anna', 'boris', 'vera', 'gleb', 'stranger'].map((n) => api.user(n)),
@@ -469,6 +472,93 @@ describe('raised hands and moderation', () => {
     } finally {
       srv.server.app.mediaRooms.attach(null);
       await sfu.close();
+    }
+  });
+});
+
+describe(`a group over ${GROUP_CALL_RING_MAX} members`, () => {
+  /** Anna's friends beyond Boris, Vera and Gleb: enough for a group of RING_MAX and one of RING_MAX + 1. */
+  let crowd: TestUser[];
+  beforeAll(async () => {
+    crowd = await Promise.all(Array.from({ length: GROUP_CALL_RING_MAX - 3 }, (_, i) => api.user(`crowd${i}`)));
+    for (const u of crowd) await befriend(api, anna, u);
+  });
+  const groupOf = async (members: TestUser[], title: string) => {
+    const res = await api.post(
+      '/api/conversations',
+      { participantIds: members.map((m) => m.user.id), title, isGroup: true },
+      anna.accessToken,
+    );
+    expect(res.status).toBe(200);
+    return res.body.conversation.id as string;
+  };
+
+  it(`up to ${GROUP_CALL_RING_MAX} members everyone rings; one more and nobody does: the unmuted are told once, offline ones by push`, async () => {
+    const ps = await startPushService();
+    try {
+      // Exactly RING_MAX: Boris's phone rings.
+      const twenty = await groupOf([boris, vera, gleb, ...crowd.slice(0, -1)], 'Двадцать');
+      const [a, b] = await Promise.all([sock(anna), sock(boris)]);
+      const heardByBoris = recorder(b);
+      const rang = next(b, 'call:incoming', (p) => p.conversationId === twenty);
+      expect(await ack(a, 'groupCall:start', { conversationId: twenty, video: false })).toEqual({ ok: true });
+      expect(await rang).toMatchObject({ group: true, from: { id: anna.user.id } });
+      expect(heardByBoris.events()).not.toContain('groupCall:started');
+      expect(await ack(a, 'groupCall:leave', { conversationId: twenty })).toEqual({ ok: true });
+
+      // RING_MAX + 1: Vera muted the group; Gleb has no tab open and a push subscription.
+      const big = await groupOf([boris, vera, gleb, ...crowd], 'Школа');
+      const mute = await api.patch(`/api/conversations/${big}/settings`, { mutedUntil: 'forever' }, vera.accessToken);
+      expect(mute.status).toBe(200);
+      const glebSub = subscriberKeys();
+      const veraSub = subscriberKeys();
+      for (const [u, sub, path] of [
+        [gleb, glebSub, '/gleb'],
+        [vera, veraSub, '/vera'],
+      ] as const) {
+        const r = await api.post(
+          '/api/push/subscribe',
+          { endpoint: ps.url + path, keys: sub.keys, showText: true },
+          u.accessToken,
+        );
+        expect(r.status).toBe(200);
+      }
+      const [v, c0] = await Promise.all([sock(vera), sock(crowd[0])]);
+      const seen = [a, b, v, c0].map(recorder);
+      const told = Promise.all([b, c0].map((s) => next(s, 'groupCall:started', (p) => p.conversationId === big)));
+      const bar = next<State>(v, 'groupCall:state', (p) => p.conversationId === big && withIds([anna.user.id])(p.call));
+      expect(await ack(a, 'groupCall:start', { conversationId: big, video: true })).toEqual({ ok: true });
+      for (const t of await told)
+        expect(t).toEqual({
+          conversationId: big,
+          from: { id: anna.user.id, name: anna.user.displayName, avatarUrl: null },
+          video: true,
+          title: 'Школа',
+        });
+      // Vera, muted, sees the bar and hears nothing else.
+      await bar;
+      const pushed = await ps.nth('/gleb', 1);
+      expect(pushed.headers.ttl).toBe(String(PUSH.groupCallTtlSec));
+      expect(JSON.parse(glebSub.decrypt(pushed.body))).toEqual({
+        kind: 'groupCall',
+        conversationId: big,
+        title: `${anna.user.displayName} — Школа`,
+        video: true,
+        icon: null,
+      });
+
+      // Boris joins from the notice: the call was on already, so nobody is told again.
+      expect(await ack(b, 'groupCall:start', { conversationId: big, video: true })).toEqual({ ok: true });
+      await Promise.all([a, b, v, c0].map(roundTrip));
+      await srv.server.ctx.push.settled();
+      for (const r of seen) expect(r.events()).not.toContain('call:incoming');
+      expect(seen[0].events()).not.toContain('groupCall:started'); // the one who started it
+      expect(seen[2].events()).not.toContain('groupCall:started'); // muted
+      expect(seen[1].events().filter((e) => e === 'groupCall:started')).toHaveLength(1);
+      expect(ps.requests.map((r) => r.path)).toEqual(['/gleb']);
+      for (const s of [a, b]) expect(await ack(s, 'groupCall:leave', { conversationId: big })).toEqual({ ok: true });
+    } finally {
+      await ps.close();
     }
   });
 });

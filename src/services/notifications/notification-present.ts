@@ -1,8 +1,8 @@
-// Shows a message or call notification through the service worker's registration, one per conversation: a
+// Shows a message or call notification (a ringing call, or a call started in a group too large to ring) through the service worker's registration, one per conversation: a
 // message notification already shown for the conversation is replaced by one that counts both
 // («3 новых сообщения»). Used by the page (src/services/notifications/notifications.ts) and the service worker
 // (src/sw/service-worker.ts) alike, so both say the same.
-import { messageBody, NOTIFICATION_TEXT, type NotificationPayload, notificationTag } from '../../contract/notification';
+import { callBody, messageBody, type NotificationPayload, notificationTag } from '../../contract/notification';
 
 /** What a shown notification keeps in its `data` (read back by the click handler and the next message). */
 export interface NotificationData {
@@ -28,14 +28,15 @@ export function presentNotification(
 async function show(registration: ServiceWorkerRegistration, payload: NotificationPayload): Promise<void> {
   const tag = notificationTag(payload);
   const icon = payload.icon ?? BADGE;
-  if (payload.kind === 'call') {
-    const data: NotificationData = { kind: 'call', conversationId: payload.conversationId, count: 1 };
+  if (payload.kind !== 'message') {
+    const data: NotificationData = { kind: payload.kind, conversationId: payload.conversationId, count: 1 };
     await registration.showNotification(payload.title, {
       tag,
-      body: payload.video ? NOTIFICATION_TEXT.incomingVideoCall : NOTIFICATION_TEXT.incomingCall,
+      body: callBody(payload),
       icon,
       badge: BADGE,
-      requireInteraction: true,
+      // A ringing call waits for an answer; a large group's call is a notice like a message.
+      requireInteraction: payload.kind === 'call',
       data,
     });
     return;

@@ -2,7 +2,7 @@
 // on demand, apart from the first bundle): the permission, the Web Push subscription of the service worker,
 // showing a notification, the clicks the worker reports, and the switches this device keeps per user.
 import type { NotificationOpened, NotificationPayload } from '../../contract/notification';
-import { OPEN_CONVERSATION_PARAM } from '../../contract/notification';
+import { callBody, OPEN_CONVERSATION_PARAM } from '../../contract/notification';
 import type { ApiClient } from '../app/api';
 import { insecurePage } from '../app/secure-context';
 import { presentNotification } from './notification-present';
@@ -106,7 +106,7 @@ export async function present(payload: NotificationPayload): Promise<void> {
   const reg = await registration(2_000);
   if (reg) return presentNotification(reg, payload);
   const n = new Notification(payload.title, {
-    body: payload.kind === 'message' ? (payload.preview ?? '') : '',
+    body: payload.kind === 'message' ? (payload.preview ?? '') : callBody(payload),
     icon: payload.icon ?? undefined,
   });
   n.onclick = () => window.focus();

@@ -1,7 +1,7 @@
 // What a system notification about a message says: the sender's name («Sender — Group» in a group), a preview,
 // the avatar. Built from the message and its conversation as the chats list knows it.
 import type { Conversation, Message } from '../../../contract/entities';
-import { messagePreview, type NotificationPayload } from '../../../contract/notification';
+import { fromInGroup, messagePreview, type NotificationPayload } from '../../../contract/notification';
 
 export type MessageNotification = Extract<NotificationPayload, { kind: 'message' }>;
 
@@ -13,7 +13,7 @@ export function messageNotification(conversation: Conversation | null, m: Messag
   return {
     kind: 'message',
     conversationId: m.conversationId,
-    title: group && conversation?.title ? `${name} — ${conversation.title}` : name,
+    title: group ? fromInGroup(name, conversation?.title ?? '') : name,
     preview: messagePreview(m.type, m.content),
     count: 1,
     icon: group ? null : avatar,

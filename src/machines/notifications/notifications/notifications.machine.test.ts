@@ -42,6 +42,13 @@ const call: Extract<NotificationPayload, { kind: 'call' }> = {
   video: false,
   icon: null,
 };
+const groupCall: Extract<NotificationPayload, { kind: 'groupCall' }> = {
+  kind: 'groupCall',
+  conversationId: 'g9',
+  title: 'Боб — Школа',
+  video: true,
+  icon: null,
+};
 type Snap = { context: NotificationsContext };
 
 describeModel({
@@ -74,9 +81,11 @@ describeModel({
     'notifications.showText': (s) => [{ type: 'notifications.showText', showText: !(s as Snap).context.showText }],
     'notifications.message': () => [unseen],
     'notifications.call': () => [{ type: 'notifications.call', payload: call }],
+    'notifications.groupCall': () => [{ type: 'notifications.groupCall', payload: groupCall }],
     'notifications.clicked': () => [
       { type: 'notifications.clicked', kind: 'message', conversationId: 'c1' },
       { type: 'notifications.clicked', kind: 'call', conversationId: 'c1' },
+      { type: 'notifications.clicked', kind: 'groupCall', conversationId: 'c1' },
     ],
     'xstate.done.actor.readEnvironment': () => [
       { type: 'xstate.done.actor.readEnvironment', output: env({ supported: false }) },
@@ -282,8 +291,30 @@ describe('notifications with resolving actors', () => {
     await h.settle();
     h.actor.send({ type: 'notifications.clicked', kind: 'message', conversationId: 'c7' });
     h.actor.send({ type: 'notifications.clicked', kind: 'call', conversationId: 'c8' });
-    expect(h.chats).toEqual([{ type: 'chats.open', conversationId: 'c7' }]);
-    expect(h.opened).toEqual(['c7']);
+    // A large group's call: its conversation opens, where «Присоединиться» is.
+    h.actor.send({ type: 'notifications.clicked', kind: 'groupCall', conversationId: 'g9' });
+    expect(h.chats).toEqual([
+      { type: 'chats.open', conversationId: 'c7' },
+      { type: 'chats.open', conversationId: 'g9' },
+    ]);
+    expect(h.opened).toEqual(['c7', 'g9']);
+  });
+
+  it('a call started in a group too large to ring chimes, and is shown while hidden and switched on', async () => {
+    const h = harness(env());
+    await h.settle();
+    h.actor.send({ type: 'notifications.groupCall', payload: groupCall });
+    expect(h.chimes).toEqual(['g9']);
+    expect(h.shown).toEqual([]); // the switch is off
+    h.actor.send({ type: 'notifications.enable' });
+    await h.settle();
+    await h.settle();
+    h.actor.send({ type: 'notifications.groupCall', payload: groupCall });
+    expect(h.shown).toEqual([groupCall]);
+    h.actor.send({ type: 'notifications.visibility', visible: true });
+    h.actor.send({ type: 'notifications.groupCall', payload: groupCall });
+    expect(h.shown).toHaveLength(1);
+    expect(h.chimes).toEqual(['g9', 'g9', 'g9']);
   });
 });
 

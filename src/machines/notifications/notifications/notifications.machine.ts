@@ -3,10 +3,11 @@
 // subscribes to Web Push (the service worker, POST /api/push/subscribe) so a closed tab is reached too. A failed
 // subscription keeps notifications for the open tab. A message the chats list counts as unread (its `chats.unread`:
 // from someone else, its conversation not in front of the user) plays the notification sound; while the page is
-// hidden it and incoming calls are shown as system notifications; «Показывать текст сообщений» hides the text
+// hidden it and incoming calls are shown as system notifications, as is a call started in a group too large to
+// ring (it chimes like a message); «Показывать текст сообщений» hides the text
 // (the server is told too, for pushes). Clicking a notification opens its conversation.
 import { assertEvent, assign, type EventObject, enqueueActions, fromCallback, setup, spawnChild } from 'xstate';
-import type { NotificationPayload } from '../../../contract/notification';
+import { fromInGroup, type NotificationPayload } from '../../../contract/notification';
 import { chatsInbox, onChats } from '../../chats/chats/chats.protocol';
 import { listenToServer } from '../../realtime/index';
 import { watchSignedInUser } from '../../session/index';
@@ -32,6 +33,16 @@ export const notificationsServerEvents = listenToServer<NotificationsEvent>({
   'call:incoming': (p) => ({
     type: 'notifications.call',
     payload: { kind: 'call', conversationId: p.conversationId, title: p.from.name, video: p.video, icon: null },
+  }),
+  'groupCall:started': (p) => ({
+    type: 'notifications.groupCall',
+    payload: {
+      kind: 'groupCall',
+      conversationId: p.conversationId,
+      title: fromInGroup(p.from.name, p.title),
+      video: p.video,
+      icon: null,
+    },
   }),
 });
 
@@ -80,9 +91,10 @@ export const notificationsMachine = setup({
     deniedAnswer: (_, permission: PermissionState) => permission === 'denied',
     /** Shown only while the tab is hidden: a visible tab tells its own story (badge, sound). */
     showable: ({ context }) => context.enabled && context.permission === 'granted' && !context.pageVisible,
-    ofMessage: ({ event }) => {
+    /** A message's or a large group's call: the conversation opens (a ringing call answers in the call view). */
+    opensConversation: ({ event }) => {
       assertEvent(event, 'notifications.clicked');
-      return event.kind === 'message';
+      return event.kind !== 'call';
     },
   },
   actions: {
@@ -123,14 +135,16 @@ export const notificationsMachine = setup({
         } satisfies PrefsCommand);
     }),
     chime: enqueueActions(({ event, enqueue }) => {
-      assertEvent(event, 'notifications.message');
-      enqueue.emit({ type: 'sound.notify', conversationId: event.message.conversationId });
+      assertEvent(event, ['notifications.message', 'notifications.groupCall']);
+      const conversationId =
+        event.type === 'notifications.message' ? event.message.conversationId : event.payload.conversationId;
+      enqueue.emit({ type: 'sound.notify', conversationId });
       enqueue.sendTo('notifier', { type: 'sound.notify' } satisfies NotifierCommand);
     }),
     present: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, ['notifications.message', 'notifications.call']);
+      assertEvent(event, ['notifications.message', 'notifications.call', 'notifications.groupCall']);
       const payload: NotificationPayload =
-        event.type === 'notifications.call'
+        event.type !== 'notifications.message'
           ? event.payload
           : {
               ...messageNotification(event.conversation, event.message),
@@ -177,7 +191,9 @@ export const notificationsMachine = setup({
         // Every unseen message chimes; while the tab is hidden (and the switch is on) it is shown too.
         'notifications.message': [{ guard: 'showable', actions: ['chime', 'present'] }, { actions: 'chime' }],
         'notifications.call': { guard: 'showable', actions: 'present' },
-        'notifications.clicked': [{ guard: 'ofMessage', actions: 'openConversation' }, {}],
+        // A large group's call rings nobody: it is told as a message is.
+        'notifications.groupCall': [{ guard: 'showable', actions: ['chime', 'present'] }, { actions: 'chime' }],
+        'notifications.clicked': [{ guard: 'opensConversation', actions: 'openConversation' }, {}],
         'notifications.showText': { actions: ['setShowText', 'savePrefs'] },
       },
       initial: 'starting',

@@ -53,11 +53,13 @@ export type NotificationsEvent =
    */
   | { type: 'notifications.message'; message: Message; conversation: Conversation | null }
   | { type: 'notifications.call'; payload: Extract<NotificationPayload, { kind: 'call' }> }
+  /** A call started in a group too large to ring: it chimes, and is shown while the tab is hidden. */
+  | { type: 'notifications.groupCall'; payload: Extract<NotificationPayload, { kind: 'groupCall' }> }
   /** A notification was clicked (the service worker told the page, or a new tab opened for it). */
-  | { type: 'notifications.clicked'; kind: 'message' | 'call'; conversationId: string };
+  | { type: 'notifications.clicked'; kind: NotificationPayload['kind']; conversationId: string };
 
 export type NotificationsEmitted =
-  /** For the view: open the chats page (a notification of a message was clicked). */
+  /** For the view: open the chats page (a notification of a message or a large group's call was clicked). */
   | { type: 'notifications.opened'; conversationId: string }
   /** An unseen message chimed (the notifier actor plays the sound). */
   | { type: 'sound.notify'; conversationId: string };
