@@ -6,6 +6,8 @@
 //   createUser    a fresh user, registered and signed in through the REST API.
 //   friends       two fresh friends (Анна and Борис) with their direct conversation.
 //   newContext    a browser context closed after the test; `openSignedIn` one signed in as a user, with a page open.
+//   (automatic)   a test that leaves a browser context of its own open fails: its pages would live on beside the
+//                 worker's next tests (reconnecting to a server that is gone, their workers busy) and slow them down.
 //   restartableServer  an app server of the test's own in a process of its own, which the test stops (gracefully
 //                 or with SIGKILL) and starts again on the same port and data.
 import type { BrowserContext, BrowserContextOptions, Page } from '@playwright/test';
@@ -68,6 +70,7 @@ interface TestFixtures {
   newContext: (options?: BrowserContextOptions) => Promise<BrowserContext>;
   openSignedIn: (u: E2EUser, opts?: OpenOptions) => Promise<{ context: BrowserContext; page: Page }>;
   restartableServer: RestartableServer;
+  noContextLeftOpen: void;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -88,6 +91,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker', timeout: 60_000 },
   ],
 
+  // Set up before the test's other fixtures, so torn down after them (the page's and newContext's contexts are
+  // closed by then) and after its afterEach hooks: what is still open was opened by the test and never closed.
+  noContextLeftOpen: [
+    async ({ browser }, use, testInfo) => {
+      const before = new Set(browser.contexts());
+      await use();
+      const left = browser.contexts().filter((c) => !before.has(c));
+      for (const c of left) await c.close().catch(() => {});
+      if (left.length > 0 && testInfo.status === 'passed')
+        throw new Error(
+          `${left.length} browser context(s) left open by the test: open them with the newContext fixture, which closes them`,
+        );
+    },
+    { auto: true },
+  ],
   privateServerOptions: [null, { option: true }],
   srv: async ({ privateServerOptions, serverOptions, workerApp }, use) => {
     if (!privateServerOptions) return use(workerApp.srv);

@@ -6,7 +6,7 @@
 // is chosen again, after the last batch the server took. Axe on the dialog's steps.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page, Route } from '@playwright/test';
+import type { BrowserContext, BrowserContextOptions, Page, Route } from '@playwright/test';
 import { startTestServer, type TestServer } from '../tests/server/harness';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, test } from './fixtures';
@@ -108,8 +108,10 @@ test('a WhatsApp export in the Russian date format goes into a new group from Se
   await expect(pa.getByText(/12 марта 2024/).first()).toBeVisible();
 });
 
-async function openIn(browser: Browser, srv: TestServer, u: E2EUser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: srv.url });
+type NewContext = (options?: BrowserContextOptions) => Promise<BrowserContext>;
+
+async function openIn(newContext: NewContext, srv: TestServer, u: E2EUser): Promise<Page> {
+  const context = await newContext({ baseURL: srv.url });
   await signInContext(context, u);
   const page = await context.newPage();
   await page.goto(srv.url);
@@ -117,7 +119,7 @@ async function openIn(browser: Browser, srv: TestServer, u: E2EUser): Promise<Pa
 }
 
 test('an export imported into a secret chat is encrypted in the browser: the server keeps none of its text', async ({
-  browser,
+  newContext,
 }) => {
   test.setTimeout(180_000);
   const logs: string[] = [];
@@ -129,8 +131,8 @@ test('an export imported into a secret chat is encrypted in the browser: the ser
     const anna = await createUser(srv.url, 'Анна', 'anna');
     const boris = await createUser(srv.url, 'Борис', 'boris');
     await makeFriends(srv.url, anna, boris);
-    const pa = await openIn(browser, srv, anna);
-    const pb = await openIn(browser, srv, boris);
+    const pa = await openIn(newContext, srv, anna);
+    const pb = await openIn(newContext, srv, boris);
     await becomeDevice(pb);
 
     await startSecretChat(pa, /Борис/);
@@ -177,7 +179,7 @@ test('an export imported into a secret chat is encrypted in the browser: the ser
 });
 
 test('a secret chat’s import stopped by a reload continues from its kept position: every message once, in order', async ({
-  browser,
+  newContext,
   srv,
   createUser: newUser,
 }) => {
@@ -185,8 +187,8 @@ test('a secret chat’s import stopped by a reload continues from its kept posit
   const anna = await newUser('Анна', 'anna');
   const boris = await newUser('Борис', 'boris');
   await makeFriends(srv.url, anna, boris);
-  const pa = await openIn(browser, srv, anna);
-  const pb = await openIn(browser, srv, boris);
+  const pa = await openIn(newContext, srv, anna);
+  const pb = await openIn(newContext, srv, boris);
   await becomeDevice(pb);
 
   const conversationId = await startSecretChat(pa, /Борис/);
