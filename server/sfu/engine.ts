@@ -3,6 +3,7 @@
 import { DisconnectReason, ServerInfo, ServerInfo_Edition } from '@livekit/protocol';
 import type { SfuLogger } from './logger';
 import { installRtpHeaderParser } from './media/rtp-in';
+import { installLeanReceive } from './media/rtp-receive';
 import { applyFastSrtpPatch } from './media/srtp-fast';
 import type { PeerMode } from './session/participant';
 import type { SfuTransport } from './session/peer';
@@ -20,6 +21,8 @@ export interface EngineConfig {
   uplinkFeedback: boolean;
   bandwidthAllocation: boolean;
   fastSrtp: boolean;
+  /** Publishers' packets through media/rtp-receive.ts rather than werift's receiver (SFU_LEAN_RECEIVE). */
+  leanReceive: boolean;
   /** WebRTC implementation under the media path (SFU_TRANSPORT): werift, or node-datachannel (experimental). */
   transport: SfuTransport;
   pingInterval: number;
@@ -82,6 +85,8 @@ export function startEngine(c: EngineConfig, hooks: EngineHooks): Engine {
   applyFastSrtpPatch(c.fastSrtp, (message) => logger.warn(message));
   // werift's own code throughout when the fast path is turned off (SFU_FAST_SRTP=off).
   if (c.fastSrtp) installRtpHeaderParser();
+  if (c.leanReceive && !installLeanReceive())
+    logger.warn("werift's receiver is not shaped as expected: its own receive path runs (SFU_LEAN_RECEIVE)");
   const refresher = tokenRefresher({
     now: hooks.now,
     apiKey: c.apiKey,

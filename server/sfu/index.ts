@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { type EngineConfig, emptyStats, type RoomMember, type SfuStats, startEngine } from './engine';
 import { defaultHostAddresses } from './host-addresses';
 import { type SfuLogger, silentLogger } from './logger';
+import { leanReceiveFromEnv } from './media/rtp-receive';
 import { fastSrtpFromEnv } from './media/srtp-fast';
 import type { SfuTransport } from './session/peer';
 import { loadTransport } from './session/peer-factory';
@@ -41,6 +42,11 @@ export interface SfuOptions {
    * stays off, whatever this says, when werift's internals fail the start-up check. Process-wide.
    */
   fastSrtp?: boolean;
+  /**
+   * Publishers' packets through media/rtp-receive.ts (no copy a packet, NACKs per simulcast stream) instead of
+   * werift's receiver (default: on unless SFU_LEAN_RECEIVE is off/0/false). Process-wide.
+   */
+  leanReceive?: boolean;
   /** Fit each subscriber's layers to its downlink estimate (default true; down-tracks.ts). */
   bandwidthAllocation?: boolean;
   /** Transport-cc feedback to publishers (default true; session/uplink-feedback.ts). */
@@ -126,6 +132,7 @@ export async function startSfu(options: SfuOptions): Promise<Sfu> {
     uplinkFeedback: options.uplinkFeedback ?? true,
     bandwidthAllocation: options.bandwidthAllocation ?? true,
     fastSrtp: options.fastSrtp ?? fastSrtpFromEnv(process.env),
+    leanReceive: options.leanReceive ?? leanReceiveFromEnv(process.env),
     transport: options.transport ?? transportFromEnv(process.env),
     pingInterval: options.pingInterval ?? 5,
     pingTimeout: options.pingTimeout ?? 15,
