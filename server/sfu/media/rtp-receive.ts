@@ -224,7 +224,10 @@ function leanOf(r: Marked): Lean {
 function leanHandleRtp(this: Marked, packet: werift.RtpPacket, extensions: Extensions, track?: Track): void {
   const original = (werift.RTCRtpReceiver.prototype as unknown as Holder)[ORIGINAL] as HandleRtp;
   const lean = leanOf(this);
-  if (!lean || this.stopped) return original.call(this, packet, extensions, track);
+  if (!lean || this.stopped) {
+    original.call(this, packet, extensions, track);
+    return;
+  }
   const codec = this.codecs[packet.header.payloadType];
   if (!codec) return;
   const { ssrc, sequenceNumber } = packet.header;
@@ -239,11 +242,15 @@ function leanHandleRtp(this: Marked, packet: werift.RtpPacket, extensions: Exten
     const media = this.ssrcByRtx[ssrc];
     if (media !== undefined && packet.payload.length >= 2)
       lean.tracker.recovered(media, packet.payload.readUInt16BE(0));
-    return original.call(this, packet, extensions, track);
+    original.call(this, packet, extensions, track);
+    return;
   }
   if (video) lean.tracker.observe(ssrc, sequenceNumber);
   // A stream's first packet (werift makes its statistics) and RED: werift's own code.
-  if (!stats || kind === 'red') return original.call(this, packet, extensions, track);
+  if (!stats || kind === 'red') {
+    original.call(this, packet, extensions, track);
+    return;
+  }
   stats.add(packet);
   if (this.receiverTWCC) this.receiverTWCC.handleTWCC(extensions[TWCC_URI]);
   else if (lean.twcc) this.setupTWCC(ssrc);
