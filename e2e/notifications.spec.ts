@@ -7,7 +7,7 @@
 // Headless Chromium keeps every tab 'visible' (another tab in front, a minimized window: still visible), so the
 // test hides the page by answering document.visibilityState 'hidden' and firing visibilitychange, as the browser
 // does; everything after that (socket, service worker, notifications) is the real thing.
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { chromiumArgs, fullChromiumPath } from '../playwright.config';
 import { test as base, expect } from './fixtures';
@@ -62,6 +62,24 @@ const recordAsked = (page: Page) =>
     };
   });
 const asked = (page: Page) => page.evaluate(() => (window as unknown as { asked: string[] }).asked);
+/**
+ * Clicks the first notification shown. No protocol clicks a system notification: the service worker gets the event
+ * its click would bring.
+ */
+async function clickNotification(context: BrowserContext): Promise<void> {
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  await worker.evaluate(async () => {
+    type Scope = { registration: ServiceWorkerRegistration; dispatchEvent(e: Event): boolean };
+    type ClickEvent = new (type: string, init: { notification: Notification }) => Event;
+    const sw = self as unknown as Scope;
+    const [n] = await sw.registration.getNotifications();
+    sw.dispatchEvent(
+      new (globalThis as unknown as { NotificationEvent: ClickEvent }).NotificationEvent('notificationclick', {
+        notification: n,
+      }),
+    );
+  });
+}
 const setHidden = (page: Page, hidden: boolean) =>
   page.evaluate((h) => (window as unknown as { setPageHidden: (h: boolean) => void }).setPageHidden(h), hidden);
 
@@ -116,19 +134,7 @@ test('a message to a hidden tab shows a notification per conversation, counted; 
   // The user goes to another page of the app, then clicks the notification: the chats page opens on it.
   await setHidden(page, false);
   await page.getByRole('link', { name: 'Настройки' }).click();
-  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-  // No protocol clicks a system notification: the worker gets the event its click would bring.
-  await worker.evaluate(async () => {
-    type Scope = { registration: ServiceWorkerRegistration; dispatchEvent(e: Event): boolean };
-    type ClickEvent = new (type: string, init: { notification: Notification }) => Event;
-    const sw = self as unknown as Scope;
-    const [n] = await sw.registration.getNotifications();
-    sw.dispatchEvent(
-      new (globalThis as unknown as { NotificationEvent: ClickEvent }).NotificationEvent('notificationclick', {
-        notification: n,
-      }),
-    );
-  });
+  await clickNotification(context);
   // The conversation opens at its own address.
   await expect(page).toHaveURL(new RegExp(`^${srv.url}/c/[^/]+$`));
   await expect(page.getByTestId('message').filter({ hasText: 'Третье' })).toBeVisible();
@@ -207,18 +213,7 @@ test(`a call started in a group over ${GROUP_CALL_RING_MAX} members rings nobody
     await expect(page.getByText('Входящий видеозвонок')).toHaveCount(0);
 
     await setHidden(page, false);
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    await worker.evaluate(async () => {
-      type Scope = { registration: ServiceWorkerRegistration; dispatchEvent(e: Event): boolean };
-      type ClickEvent = new (type: string, init: { notification: Notification }) => Event;
-      const sw = self as unknown as Scope;
-      const [n] = await sw.registration.getNotifications();
-      sw.dispatchEvent(
-        new (globalThis as unknown as { NotificationEvent: ClickEvent }).NotificationEvent('notificationclick', {
-          notification: n,
-        }),
-      );
-    });
+    await clickNotification(context);
     // The group opens at its own address, with the call's bar to join from.
     await expect(page).toHaveURL(new RegExp(`^${srv.url}/c/[^/]+$`));
     await expect(page.getByRole('button', { name: 'Присоединиться' }).first()).toBeVisible();

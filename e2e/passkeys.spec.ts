@@ -42,6 +42,8 @@ test('a passkey added in «Безопасность» signs in without a passwor
   createUser,
   newContext,
 }) => {
+  // 24 s on a quiet day, 66 s on a day this machine ran every spec at about half its speed: near the default 90 s.
+  test.slow();
   const site = srv.url.replace('127.0.0.1', 'localhost');
   const u = await createUser('Зоя');
   const context = await newContext({ baseURL: site });
