@@ -2,8 +2,8 @@
 // decline that stops only one's own ringing; GET /api/conversations/:id/call for the call bar after a reload.
 // Starting rings the other members of a group up to GROUP_CALL_RING_MAX as a direct call does (call:incoming
 // with `group`); in a larger group the members who have not muted it are told once (groupCall:started, and a
-// push to those with no tab open) and nobody rings. Joining from a second tab or device tells the first (groupCall:moved), which leaves the media
-// room; a socket that was someone's place in a call marks them gone when its connection ends. Whoever loses the
+// push to those with no tab open) and nobody rings. Joining from a second tab or device tells the first
+// (groupCall:moved), which leaves the media room; a socket that was someone's place in a call marks them gone when its connection ends. Whoever loses the
 // group (removed, left) is dropped from its call (media-rooms.ts tells this process). Raised hands (groupCall:hand)
 // and an owner's or admin's «Выключить микрофон» / «Удалить из звонка» (POST /api/conversations/:id/call/mute|remove).
 // With an external LiveKit its webhooks (media-rooms.ts's onMediaEvent) move the roster too.
